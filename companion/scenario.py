@@ -1,0 +1,96 @@
+"""Reading scenario files and journals: JSON Lines with a header line, then one event a line.
+
+This module is pure (it parses text, it opens nothing), so the game cores may use its
+:class:`MalformedInput` to report a bad line with its number.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+GAMES = ("tamsk", "tantrix", "tokami")
+
+#: One event of a scenario: its line number (1-based) and the decoded object.
+NumberedEvent = tuple[int, Mapping[str, Any]]
+
+
+class MalformedInput(ValueError):
+    """A scenario or journal line that is not a valid input at all (not a refused move)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+@dataclass
+class Scenario:
+    """A parsed scenario: the header object and every later event with its line number."""
+
+    header: dict[str, Any]
+    events: list[NumberedEvent] = field(default_factory=list)
+
+    @property
+    def game(self) -> str:
+        return str(self.header["game"])
+
+
+def parse_lines(lines: Iterable[str]) -> Scenario:
+    """Parse JSON Lines text into a :class:`Scenario`.
+
+    Blank lines and lines starting with ``#`` are skipped. Every other line must be one JSON
+    object; the first is the header and must name a known game. Raises :class:`MalformedInput`
+    naming the line.
+    """
+    header: dict[str, Any] | None = None
+    events: list[NumberedEvent] = []
+    for number, raw in enumerate(lines, start=1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MalformedInput(f"not valid JSON ({exc.msg} at column {exc.colno})", number) from None
+        if not isinstance(obj, dict):
+            raise MalformedInput(f"expected a JSON object, got {type(obj).__name__}", number)
+        if header is None:
+            game = obj.get("game")
+            if game not in GAMES:
+                raise MalformedInput(
+                    f"the header must name the game as one of {', '.join(GAMES)}, got {game!r}",
+                    number,
+                )
+            header = obj
+        else:
+            events.append((number, obj))
+    if header is None:
+        raise MalformedInput("the file has no header line (e.g. {\"game\": \"tamsk\"})", 1)
+    return Scenario(header, events)
+
+
+def event_times(events: Sequence[NumberedEvent], *, required: bool) -> list[float]:
+    """Check every event's ``t`` (seconds, non-decreasing) and return them.
+
+    Where ``required`` is false a missing ``t`` repeats the previous one (Tantrix events may
+    omit it).
+    """
+    times: list[float] = []
+    last = 0.0
+    for number, event in events:
+        t = event.get("t")
+        if t is None and not required:
+            times.append(last)
+            continue
+        if isinstance(t, bool) or not isinstance(t, (int, float)):
+            raise MalformedInput("every event needs \"t\", seconds since the start, as a number", number)
+        if t != t or t in (float("inf"), float("-inf")) or t < 0:
+            raise MalformedInput(f"\"t\" must be a finite number of seconds >= 0, got {t!r}", number)
+        if t < last:
+            raise MalformedInput(f"time goes backwards: t={t} after t={last}", number)
+        last = float(t)
+        times.append(last)
+    return times

@@ -1,0 +1,1 @@
+"""Tamsk (Project GIPF): a pure rules engine for levels 1-3."""

@@ -1,0 +1,1 @@
+"""Tantrix Strategy: a pure rules engine."""

@@ -1,0 +1,1 @@
+"""Tokami scoring: a pure engine."""
