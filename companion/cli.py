@@ -12,20 +12,34 @@ from companion.scenario import MalformedInput
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from companion.simulate import read_scenario, simulator_for
+    from companion.simulate import load, simulator_for
 
     try:
-        scenario = read_scenario(args.file)
-        sim = simulator_for(scenario.game)
-        result = sim.simulate(scenario.header, scenario.events)
+        loaded = load(args.file)
+        sim = simulator_for(loaded.scenario.game)
+        result = sim.simulate(loaded.scenario.header, loaded.scenario.events)
     except MalformedInput as exc:
         print(f"companion simulate: {args.file}: {exc}", file=sys.stderr)
         return 2
+    for note in loaded.notes:
+        print(f"companion simulate: {args.file}: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
         print(sim.summary(result))
     return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from companion.verify import verify_path
+
+    try:
+        verdict = verify_path(args.file)
+    except OSError as exc:
+        print(f"companion verify: {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(verdict.report())
+    return 0 if verdict.ok else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,13 +55,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a .jsonl scenario or a game journal")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("verify", help="check a journal's hash chain and rules")
+    p.add_argument("file", help="a game journal (.jsonl)")
+    p.set_defaults(func=cmd_verify)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    rc: int = args.func(args)
+    try:
+        rc: int = args.func(args)
+    except BrokenPipeError:  # e.g. `companion simulate x | head`
+        sys.stderr.close()
+        return 0
     return rc
 
 

@@ -32,6 +32,7 @@ class Scenario:
 
     header: dict[str, Any]
     events: list[NumberedEvent] = field(default_factory=list)
+    header_line: int = 1
 
     @property
     def game(self) -> str:
@@ -46,6 +47,7 @@ def parse_lines(lines: Iterable[str]) -> Scenario:
     naming the line.
     """
     header: dict[str, Any] | None = None
+    header_line = 1
     events: list[NumberedEvent] = []
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
@@ -65,11 +67,12 @@ def parse_lines(lines: Iterable[str]) -> Scenario:
                     number,
                 )
             header = obj
+            header_line = number
         else:
             events.append((number, obj))
     if header is None:
         raise MalformedInput("the file has no header line (e.g. {\"game\": \"tamsk\"})", 1)
-    return Scenario(header, events)
+    return Scenario(header, events, header_line)
 
 
 def event_times(events: Sequence[NumberedEvent], *, required: bool) -> list[float]:

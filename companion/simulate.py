@@ -7,14 +7,18 @@ Each game package provides ``companion.<game>.simulate`` with two functions::
 
 ``events`` is a list of ``(line_number, event_object)``. A bad line raises
 :class:`companion.scenario.MalformedInput`; refused moves are reported in the result instead.
+A journal is read through :mod:`companion.journal`, so a torn last line is dropped with a note.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
 
+from companion import journal as journal_mod
 from companion.scenario import MalformedInput, NumberedEvent, Scenario, parse_lines
 
 
@@ -24,27 +28,58 @@ class GameSimulator(Protocol):
     def summary(self, result: dict[str, Any]) -> str: ...
 
 
+@dataclass
+class Loaded:
+    """A scenario read from a file, with notes for the reader (e.g. a torn journal line)."""
+
+    scenario: Scenario
+    notes: list[str] = field(default_factory=list)
+    journal: journal_mod.Journal | None = None
+
+
 def simulator_for(game: str) -> GameSimulator:
     """The ``simulate`` module of a game's package."""
     return cast(GameSimulator, importlib.import_module(f"companion.{game}.simulate"))
 
 
-def read_scenario(path: str | Path) -> Scenario:
-    """Read a scenario or journal file; a missing or undecodable file is a MalformedInput."""
+def _looks_like_journal(data: bytes) -> bool:
+    first = data.split(b"\n", 1)[0]
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        obj = json.loads(first)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(obj, dict) and "hash" in obj and "prev" in obj
+
+
+def load(path: str | Path) -> Loaded:
+    """Read a scenario or journal file; a file that cannot be read at all is MalformedInput."""
+    try:
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise MalformedInput(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        line = text_line_of_offset(Path(path).read_bytes(), exc.start)
-        raise MalformedInput("not UTF-8 text", line) from None
     except OSError as exc:
         raise MalformedInput(f"{path}: {exc.strerror}") from None
-    return parse_lines(text.splitlines())
+    if _looks_like_journal(data):
+        j = journal_mod.read_bytes(data)
+        if j.header is None:
+            raise MalformedInput("the journal has no readable header", 1)
+        notes = []
+        if j.torn is not None:
+            notes.append(f"note: {j.torn}")
+        for p in j.problems:
+            notes.append(f"warning: {p} (run `companion verify` for details)")
+        scenario = parse_lines([json.dumps(j.header)])
+        scenario.events = list(j.events)
+        return Loaded(scenario, notes, j)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MalformedInput("not UTF-8 text", data.count(b"\n", 0, exc.start) + 1) from None
+    return Loaded(parse_lines(text.splitlines()))
 
 
-def text_line_of_offset(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
+def read_scenario(path: str | Path) -> Scenario:
+    return load(path).scenario
 
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:

@@ -1,0 +1,285 @@
+"""The game journal: one append-only JSON Lines file per game, hash-chained and fsynced.
+
+Line 1 is the header (game, level, rules, calibration, names, table, software); every later line
+is one input event exactly as the scenario contract writes it, so ``companion simulate`` reads a
+journal like any scenario. Each record also carries:
+
+``seq``
+    its position (the header is 0);
+``prev``
+    the SHA-256 of the previous record (64 zeros for the header);
+``hash``
+    the SHA-256 of the record's own canonical text without ``hash``.
+
+Records are written in canonical form (compact JSON, keys in written order), so any edit,
+deletion, insertion or reordering breaks either the canonical form, a ``hash`` or a ``prev``,
+and :func:`verify_bytes` says where. A power cut can leave the last line torn: reading drops it
+with a note and loses nothing before it, and :meth:`JournalWriter.resume` keeps the torn bytes
+beside the journal (``FILE.torn``) before it cuts them off and appends again.
+
+Durability: :meth:`JournalWriter.append` returns only after the line is on disk
+(``os.write`` then ``os.fsync``), so a caller may acknowledge the input once it returns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+GENESIS = "0" * 64
+FORMAT = 1
+SEAL_KEYS = ("seq", "prev", "hash")
+
+
+def canonical(obj: Mapping[str, Any]) -> str:
+    """The one text a record may have: compact JSON, UTF-8, keys in their order."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def seal(body: Mapping[str, Any], seq: int, prev: str) -> tuple[str, str]:
+    """The journal line for ``body`` (without newline) and its hash."""
+    if any(key in body for key in SEAL_KEYS):
+        raise ValueError(f"a journal body may not set {', '.join(SEAL_KEYS)} itself")
+    record = dict(body)
+    record["seq"] = seq
+    record["prev"] = prev
+    h = digest(canonical(record))
+    record["hash"] = h
+    return canonical(record), h
+
+
+@dataclass
+class Problem:
+    """Something wrong in a journal, located by line number and byte offset."""
+
+    line: int
+    offset: int
+    kind: str  # "torn", "not-json", "not-canonical", "hash", "chain", "seq", "header"
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line} (byte {self.offset}): {self.message}"
+
+
+@dataclass
+class Journal:
+    """What reading a journal found: the header, the event records, and any problems."""
+
+    header: dict[str, Any] | None
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    torn: Problem | None = None
+    good_length: int = 0  # bytes up to the end of the last complete, readable line
+    last_hash: str = GENESIS
+    next_seq: int = 0
+
+    @property
+    def intact(self) -> bool:
+        """No edit, deletion, reordering or torn write anywhere."""
+        return not self.problems and self.torn is None
+
+    @property
+    def game(self) -> str | None:
+        return None if self.header is None else str(self.header.get("game"))
+
+
+def read_bytes(data: bytes) -> Journal:
+    """Read a journal from its bytes. Never raises for bad content: problems are collected.
+
+    Every complete line that parses is kept (an altered record is reported, not dropped, so an
+    arbiter can see what it says); a final line cut short is reported as torn and dropped.
+    """
+    journal = Journal(header=None)
+    offset = 0
+    number = 0
+    prev = GENESIS
+    expected_seq = 0
+    end = len(data)
+    while offset < end:
+        newline = data.find(b"\n", offset)
+        number += 1
+        if newline < 0:
+            journal.torn = Problem(
+                number,
+                offset,
+                "torn",
+                "the last line is incomplete (a write cut short by a power cut, or the file was "
+                "cut or edited); it is ignored",
+            )
+            break
+        raw = data[offset:newline]
+        problem, record = _check_line(raw, number, offset, prev, expected_seq)
+        if record is None:
+            assert problem is not None
+            if newline + 1 >= end:
+                problem.kind = "torn"
+                problem.message += "; as the last line it may be a write cut short"
+                journal.torn = problem
+                break
+            journal.problems.append(problem)
+            offset = newline + 1
+            journal.good_length = offset
+            continue
+        if problem is not None:
+            journal.problems.append(problem)
+        prev = str(record.get("hash", ""))
+        seq = record.get("seq")
+        expected_seq = (seq if isinstance(seq, int) else expected_seq) + 1
+        body = {k: v for k, v in record.items() if k not in SEAL_KEYS}
+        if journal.header is None:
+            if number != 1 or "game" not in body:
+                journal.problems.append(
+                    Problem(number, offset, "header", "the first record must be the game header")
+                )
+            journal.header = body
+        else:
+            journal.events.append((number, body))
+        offset = newline + 1
+        journal.good_length = offset
+    journal.last_hash = prev
+    journal.next_seq = expected_seq
+    if journal.header is None and journal.torn is None and not journal.problems:
+        journal.problems.append(Problem(1, 0, "header", "the journal is empty"))
+    return journal
+
+
+def _check_line(
+    raw: bytes, number: int, offset: int, prev: str, seq: int
+) -> tuple[Problem | None, dict[str, Any] | None]:
+    try:
+        text = raw.decode("utf-8")
+        record = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return Problem(number, offset, "not-json", "this line is not a readable record"), None
+    if not isinstance(record, dict):
+        return Problem(number, offset, "not-json", "this line is not a JSON object"), None
+    try:
+        same = canonical(record) == text
+    except (TypeError, ValueError):
+        same = False
+    if not same:
+        return (
+            Problem(number, offset, "not-canonical", "this record was rewritten or edited"),
+            record,
+        )
+    claimed = record.get("hash")
+    body = {k: v for k, v in record.items() if k != "hash"}
+    if claimed != digest(canonical(body)):
+        return Problem(number, offset, "hash", "this record was edited (its hash does not match)"), record
+    if record.get("prev") != prev:
+        return (
+            Problem(
+                number,
+                offset,
+                "chain",
+                "the record before this one was removed, inserted, reordered or edited",
+            ),
+            record,
+        )
+    if record.get("seq") != seq:
+        return (
+            Problem(number, offset, "seq", f"record number {record.get('seq')!r}, expected {seq}"),
+            record,
+        )
+    return None, record
+
+
+def read_path(path: str | Path) -> Journal:
+    return read_bytes(Path(path).read_bytes())
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class JournalWriter:
+    """Appends records to one journal file; each append is on disk when it returns."""
+
+    def __init__(self, path: Path, fd: int, last_hash: str, next_seq: int) -> None:
+        self.path = path
+        self._fd = fd
+        self.last_hash = last_hash
+        self.next_seq = next_seq
+
+    @classmethod
+    def create(cls, path: str | Path, header: Mapping[str, Any]) -> JournalWriter:
+        """Start a new journal with its header; refuses to overwrite an existing file."""
+        path = Path(path)
+        if "game" not in header:
+            raise ValueError("a journal header must name the game")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+        writer = cls(path, fd, GENESIS, 0)
+        writer.append(dict(header, journal=header.get("journal", FORMAT)))
+        _fsync_dir(path.parent)
+        return writer
+
+    @classmethod
+    def resume(cls, path: str | Path) -> tuple[JournalWriter, Journal]:
+        """Reopen a journal to go on appending after a restart.
+
+        A torn last line is copied to ``FILE.torn`` and cut off first, so the chain continues
+        from the last complete record and nothing complete is lost.
+        """
+        path = Path(path)
+        data = path.read_bytes()
+        journal = read_bytes(data)
+        if journal.header is None:
+            raise ValueError(f"{path}: not a journal (no header record)")
+        if journal.good_length < len(data):
+            with open(path.with_name(path.name + ".torn"), "ab") as keep:
+                keep.write(data[journal.good_length :])
+                keep.flush()
+                os.fsync(keep.fileno())
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.ftruncate(fd, journal.good_length)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        return cls(path, fd, journal.last_hash, journal.next_seq), journal
+
+    def append(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Write one record and wait until it is on disk. Returns the sealed record."""
+        if self._fd < 0:
+            raise ValueError(f"{self.path}: the journal is closed")
+        line, h = seal(body, self.next_seq, self.last_hash)
+        data = (line + "\n").encode("utf-8")
+        view = memoryview(data)
+        while view:
+            written = os.write(self._fd, view)
+            view = view[written:]
+        os.fsync(self._fd)
+        record = dict(body)
+        record.update(seq=self.next_seq, prev=self.last_hash, hash=h)
+        self.last_hash = h
+        self.next_seq += 1
+        return record
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> JournalWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,749 @@
+"""The Tamsk rules as a fold over timestamped events.
+
+A :class:`Game` is fed :class:`~companion.tamsk.events.Event` objects in time order with
+:meth:`Game.apply`. It never reads a clock: time only moves when an event (or the caller, with
+:meth:`Game.advance`) says so, and everything that happens by itself in between (a glass running
+out, the 15-second timer running out) is worked out at the instant it happened.
+
+A refused input returns a :class:`Violation` and changes nothing, with the single exception the
+contract makes: a living glass that was really turned over keeps its turned sand, because the
+companion follows the real glasses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.tamsk.board import CAPACITY, NEIGHBOURS, RINGS_PER_PLAYER, STANDARD_START
+from companion.tamsk.events import (
+    END,
+    GLASSES,
+    LIFT,
+    NOTE,
+    PASS,
+    PLAYERS,
+    RELEASE,
+    RING,
+    TIMER15,
+    Event,
+    opponent,
+    owner,
+)
+from companion.tamsk.glass import Glass
+
+LEVELS = (1, 2, 3)
+RULESETS = ("adjusted", "original")
+STARTS = ("standard", "free")
+DEFAULT_PERIOD = 180.0
+TIMER_PERIOD = 15.0
+#: Two last glasses running out closer than this count as running out together.
+SAME_INSTANT = 0.001
+INFINITY = float("inf")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What was agreed before the game: level, penalty rule set, start, calibration."""
+
+    level: int = 3
+    ruleset: str = "adjusted"
+    start: str = "standard"
+    periods: Mapping[str, float] = field(default_factory=dict)
+    timer_period: float = TIMER_PERIOD
+
+    def period(self, glass: str) -> float:
+        return float(self.periods.get(glass, DEFAULT_PERIOD))
+
+    @property
+    def timed(self) -> bool:
+        """Levels 2 and 3 turn the glasses over; level 1 moves them as plain pieces."""
+        return self.level >= 2
+
+
+@dataclass(frozen=True)
+class Violation:
+    """An input the rules refused, with a reason a player understands."""
+
+    t: float
+    player: str | None
+    kind: str
+    detail: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.t, "player": self.player, "kind": self.kind, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A 15-second penalty: ``late``, ``forfeit`` or ``pass``."""
+
+    t: float
+    player: str
+    kind: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.t, "player": self.player, "kind": self.kind}
+
+
+@dataclass
+class Move:
+    """An accepted move, as the notation and replays show it."""
+
+    t: float
+    player: str
+    glass: str
+    frm: str | None
+    to: str | None
+    late: bool = False
+    lifted_at: float | None = None
+    ring: str | None = None  # "own", or "claimed" when the opponent dropped it
+    ring_at: float | None = None
+
+
+@dataclass
+class RingWindow:
+    """The moment after a move when a ring may be dropped over the glass just moved."""
+
+    move: Move
+    dropped: bool = False
+
+
+@dataclass
+class Bonus:
+    """The right to drop a second ring (adjusted rules): on one turn of one player."""
+
+    player: str
+    turn_no: int
+    window: RingWindow | None = None
+    used: bool = False
+
+
+@dataclass
+class Timer15:
+    running: bool = False
+    started: float = 0.0
+    expires: float = INFINITY
+    against: str | None = None
+    against_turn: int = -1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: str | None  # "red", "black", "tie"
+    reason: str  # "rings", "tie", "time-tiebreak", "full-space"
+    ended_by: str  # "arbiter", "no-moves", "full-space"
+    t: float
+    tiebreak: tuple[tuple[str, float], ...] = ()
+
+
+class Game:
+    """A Tamsk game in progress.
+
+    >>> from companion.tamsk import events as ev
+    >>> game = Game(Rules(level=2))
+    >>> game.apply(ev.release(3.0, "r1", "a2")) is None
+    True
+    >>> game.apply(ev.ring(3.2, "red")) is None
+    True
+    >>> game.turn, game.rings_left["red"], game.rings_on["a2"]
+    ('black', 31, 1)
+    """
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        self.rules = rules or Rules()
+        if self.rules.level not in LEVELS:
+            raise ValueError(f"level must be 1, 2 or 3, not {self.rules.level!r}")
+        if self.rules.ruleset not in RULESETS:
+            raise ValueError(f"ruleset must be adjusted or original, not {self.rules.ruleset!r}")
+        if self.rules.start not in STARTS:
+            raise ValueError(f"start must be standard or free, not {self.rules.start!r}")
+        free = self.rules.start == "free"
+        self.glasses: dict[str, Glass] = {
+            name: Glass(
+                name,
+                self.rules.period(name),
+                None if free else STANDARD_START[name],
+                placed=not free,
+            )
+            for name in GLASSES
+        }
+        self.t = 0.0
+        self.rings_left = {p: RINGS_PER_PLAYER for p in PLAYERS}
+        self.rings_on: dict[str, int] = {}
+        self.rings_unplaced = 0  # rings dropped over a glass whose space is not known
+        self.turn = "red"
+        self.turn_no = 0
+        self.in_hand: dict[str, str] = {}  # player -> glass lifted and not yet released
+        self.lifted_at: dict[str, float] = {}
+        self.late: set[str] = set()  # players completing a move after their turn passed
+        self.refused_lifts: dict[str, str] = {}  # glass -> player: its release is not re-reported
+        self.moves_made = {p: 0 for p in PLAYERS}
+        self.used: dict[str, set[str]] = {p: set() for p in PLAYERS}
+        self.windows: list[RingWindow] = []
+        self.bonus: Bonus | None = None
+        self.skip_next: set[str] = set()
+        self.timer = Timer15()
+        self.moves: list[Move] = []
+        self.violations: list[Violation] = []
+        self.penalties: list[Penalty] = []
+        self.passes: list[dict[str, Any]] = []
+        self.bonus_rings: list[dict[str, Any]] = []
+        self.outcome: Outcome | None = None
+        self._autopassed: str | None = None
+        self._deadline = INFINITY
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    def space_of(self, glass: str) -> str | None:
+        return self.glasses[glass].space
+
+    def occupant(self, space: str) -> str | None:
+        for g in self.glasses.values():
+            if g.space == space:
+                return g.name
+        return None
+
+    def is_full(self, space: str) -> bool:
+        return self.rings_on.get(space, 0) >= CAPACITY[space]
+
+    def positions_known(self) -> bool:
+        """Whether every glass on the board has a known space (a keypad or full sensors)."""
+        return all(g.space is not None or not g.placed for g in self.glasses.values())
+
+    def in_first_three(self, player: str) -> bool:
+        """Whether the player is still bound to move each of his glasses once (levels 2-3,
+        or placing them in the free start)."""
+        if self.rules.start == "free":
+            return any(not self.glasses[g].placed for g in self._own(player))
+        return self.rules.timed and self.moves_made[player] < 3
+
+    def destinations(self, glass: str) -> list[str]:
+        """The spaces a glass could legally move to now, ignoring whose turn it is.
+
+        Empty when the glass is dead or its space is unknown.
+        """
+        g = self.glasses[glass]
+        if g.dead:
+            return []
+        taken = {x.space for x in self.glasses.values() if x.space is not None}
+        if not g.placed:
+            return sorted(s for s in CAPACITY if s not in taken and not self.is_full(s))
+        if g.space is None:
+            return []
+        return sorted(
+            s for s in NEIGHBOURS[g.space] if s not in taken and not self.is_full(s)
+        )
+
+    def movable(self, player: str) -> list[str]:
+        """The player's glasses that may move now (first-three rule applied)."""
+        living = [g for g in self._own(player) if not self.glasses[g].dead]
+        if self.in_first_three(player):
+            fresh = [g for g in living if g not in self.used[player]]
+            if self.rules.start == "free":
+                fresh = [g for g in living if not self.glasses[g].placed]
+            able = [g for g in fresh if self.destinations(g)]
+            if able or self.rules.start == "free":
+                return able
+        return [g for g in living if self.destinations(g)]
+
+    def can_move(self, player: str) -> bool | None:
+        """True or False, or None when it cannot be known (a glass's space is unknown)."""
+        own = self._own(player)
+        if all(self.glasses[g].dead for g in own):
+            return False
+        if not self.positions_known():
+            return None
+        return bool(self.movable(player))
+
+    def next_deadline(self) -> float:
+        """When something will next happen by itself (a glass or the timer running out)."""
+        return self._deadline
+
+    def sand(self, glass: str, t: float | None = None) -> float:
+        return self.glasses[glass].sand_at(self.t if t is None else t)
+
+    def bonus_available(self, player: str) -> bool:
+        b = self.bonus
+        if b is None or b.player != player or b.used or self.over:
+            return False
+        if self.turn == player and self.turn_no == b.turn_no:
+            return True
+        return b.window is not None and b.window in self.windows
+
+    # ------------------------------------------------------------------ the fold
+
+    def apply(self, event: Event) -> Violation | None:
+        """Play one input at its time. Returns the violation if the rules refuse it."""
+        t = event.t
+        if t < self.t:
+            raise ValueError(f"event at t={t} is earlier than the game's time t={self.t}")
+        if event.kind == END:
+            self.advance(t)
+            if not self.over:
+                self._finish(t, "arbiter")
+            return None
+        self._advance(t, inclusive=False)
+        self.t = t
+        kind = event.kind
+        if kind == NOTE:
+            return None
+        if kind == RELEASE:
+            assert event.glass is not None
+            return self._release(t, event.glass, event.to)
+        if kind == LIFT:
+            assert event.glass is not None
+            return self._lift(t, event.glass)
+        if kind == RING:
+            assert event.player is not None
+            return self._ring(t, event.player, event.space)
+        if kind == TIMER15:
+            assert event.player is not None
+            return self._timer15(t, event.player)
+        if kind == PASS:
+            assert event.player is not None
+            return self._pass(t, event.player)
+        raise ValueError(f"unknown event kind {kind!r}")
+
+    def apply_all(self, events: Iterable[Event]) -> list[Violation]:
+        found = []
+        for event in events:
+            v = self.apply(event)
+            if v is not None:
+                found.append(v)
+        return found
+
+    def advance(self, t: float) -> None:
+        """Let time run to ``t``: glasses and the 15-second timer run out on their own."""
+        if t < self.t:
+            raise ValueError(f"cannot go back in time from t={self.t} to t={t}")
+        self._advance(t, inclusive=True)
+        self.t = t
+
+    # ------------------------------------------------------------------ time
+
+    def _advance(self, t: float, *, inclusive: bool) -> None:
+        while self._deadline < t or (inclusive and self._deadline == t):
+            at = self._deadline
+            timer = self.timer
+            if timer.running and timer.expires == at:
+                self._timer_runs_out(at)
+            else:
+                for g in self.glasses.values():
+                    if g.running and g.runs_out_at() == at:
+                        self._glass_dies(g, at)
+                        break
+            self._recompute_deadline()
+
+    def _recompute_deadline(self) -> None:
+        deadline = self.timer.expires if self.timer.running else INFINITY
+        for g in self.glasses.values():
+            if g.running:
+                out = g.ref + g.sand
+                if out < deadline:
+                    deadline = out
+        self._deadline = deadline
+
+    def _glass_dies(self, g: Glass, at: float) -> None:
+        g.die(at)
+        player = owner(g.name)
+        if self.in_hand.get(player) == g.name:
+            # The sand ran out in the player's hand: that move cannot be completed.
+            self._drop_hand(player)
+            self.late.discard(player)
+        if not self.over and self.turn == player and player not in self.in_hand:
+            if self.can_move(player) is False:
+                self._turn_passes(at, auto_pass=player)
+
+    def _timer_runs_out(self, at: float) -> None:
+        timer = self.timer
+        timer.running = False
+        timer.expires = INFINITY
+        against = timer.against
+        if self.over or against is None or self.turn != against or self.turn_no != timer.against_turn:
+            return
+        if against in self.in_hand:
+            kind = "late"
+            self.late.add(against)
+        else:
+            kind = "forfeit"
+        self._penalise(at, against, kind)
+
+    def _penalise(self, at: float, offender: str, kind: str) -> None:
+        self.penalties.append(Penalty(at, offender, kind))
+        if self.rules.ruleset == "original":
+            self.skip_next.add(offender)
+        self._turn_passes(at)
+        if self.rules.ruleset == "adjusted" and not self.over and self.turn == opponent(offender):
+            self.bonus = Bonus(opponent(offender), self.turn_no)
+
+    # ------------------------------------------------------------------ turns
+
+    def _turn_passes(self, t: float, auto_pass: str | None = None) -> None:
+        """End the current turn and give the next one, skipping and passing as the rules say."""
+        if auto_pass is not None:
+            self.passes.append({"t": t, "player": auto_pass, "auto": True})
+            self._autopassed = auto_pass
+        player = opponent(self.turn)
+        for _ in range(8):
+            if player in self.skip_next:
+                self.skip_next.discard(player)
+                self.passes.append({"t": t, "player": player, "skipped": True})
+                player = opponent(player)
+                continue
+            self.turn = player
+            self.turn_no += 1
+            if self.can_move(player) is False and player not in self.in_hand:
+                if self.can_move(opponent(player)) is False and opponent(player) not in self.in_hand:
+                    self._finish(t, "no-moves")
+                    return
+                self.passes.append({"t": t, "player": player, "auto": True})
+                self._autopassed = player
+                player = opponent(player)
+                continue
+            return
+
+    def _finish(self, t: float, ended_by: str, loser: str | None = None) -> None:
+        self.timer.running = False
+        self.timer.expires = INFINITY
+        self._recompute_deadline()
+        if loser is not None:
+            self.outcome = Outcome(opponent(loser), "full-space", ended_by, t)
+            return
+        red, black = self.rings_left["red"], self.rings_left["black"]
+        if red != black:
+            self.outcome = Outcome("red" if red < black else "black", "rings", ended_by, t)
+        elif not self.rules.timed:
+            self.outcome = Outcome("tie", "tie", ended_by, t)
+        else:
+            winner, order = self._time_tiebreak()
+            self.outcome = Outcome(winner, "time-tiebreak", ended_by, t, order)
+
+    def _time_tiebreak(self) -> tuple[str, tuple[tuple[str, float], ...]]:
+        """The player whose last living glass runs out last wins; if both last glasses run out
+        at the same instant, the owner of the one that ran out just before them wins."""
+        out = {name: g.final_time() for name, g in self.glasses.items()}
+        order = tuple(sorted(out.items(), key=lambda item: (item[1], item[0])))
+        last = {p: max(out[g] for g in self._own(p)) for p in PLAYERS}
+        if abs(last["red"] - last["black"]) > SAME_INSTANT:
+            return ("red" if last["red"] > last["black"] else "black"), order
+        lasts = {max(self._own(p), key=lambda g: (out[g], g)) for p in PLAYERS}
+        rest = [item for item in order if item[0] not in lasts]
+        if not rest:
+            return "tie", order
+        return owner(rest[-1][0]), order
+
+    # ------------------------------------------------------------------ inputs
+
+    def _refuse(self, t: float, player: str | None, kind: str, detail: str) -> Violation:
+        v = Violation(t, player, kind, detail)
+        self.violations.append(v)
+        return v
+
+    def _lift_problem(self, player: str, glass: str) -> tuple[str, str] | None:
+        """Why this player may not start moving this glass now (or None)."""
+        g = self.glasses[glass]
+        if self.over:
+            return "game-over", "the game is over"
+        if g.dead:
+            return "dead-glass", f"{glass} has run out of sand: a lost glass may never move again"
+        if self.turn != player:
+            return "out-of-turn", f"it is {self.turn}'s turn, not {player}'s"
+        held = self.in_hand.get(player)
+        if held is not None and held != glass:
+            return "two-glasses", f"{held} is already being moved: one glass per move"
+        if self.in_first_three(player):
+            if self.rules.start == "free" and g.placed and glass in self.used[player]:
+                return (
+                    "first-three-moves",
+                    f"place your other hourglasses first: {glass} is already on the board",
+                )
+            if glass in self.used[player] and glass not in self.movable(player):
+                others = [x for x in self._own(player) if x not in self.used[player]]
+                return (
+                    "first-three-moves",
+                    f"each player's first three moves use his three glasses: move "
+                    f"{' or '.join(others)}, not {glass} again",
+                )
+        return None
+
+    def _lift(self, t: float, glass: str) -> Violation | None:
+        player = owner(glass)
+        if self.in_hand.get(player) == glass:
+            return self._refuse(t, player, "already-lifted", f"{glass} is already lifted")
+        problem = self._lift_problem(player, glass)
+        if problem is not None:
+            self.refused_lifts[glass] = player
+            return self._refuse(t, player, *problem)
+        self.in_hand[player] = glass
+        self.lifted_at[player] = t
+        self.refused_lifts.pop(glass, None)
+        self._close_windows()
+        return None
+
+    def _drop_hand(self, player: str) -> None:
+        self.in_hand.pop(player, None)
+        self.lifted_at.pop(player, None)
+
+    def _turn_over_refused(self, t: float, glass: str) -> None:
+        """A refused move still turned a real glass over: follow its sand."""
+        g = self.glasses[glass]
+        if self.rules.timed and not g.dead and not self.over:
+            g.turn_over(t)
+            self._recompute_deadline()
+
+    def _release(self, t: float, glass: str, to: str | None) -> Violation | None:
+        player = owner(glass)
+        g = self.glasses[glass]
+        if self.refused_lifts.pop(glass, None) is not None:
+            # The lift was refused and reported; the glass was put down again.
+            self._turn_over_refused(t, glass)
+            return None
+        late = player in self.late and self.in_hand.get(player) == glass
+        if self.in_hand.get(player) != glass:
+            problem = self._lift_problem(player, glass)
+            if problem is not None:
+                self._turn_over_refused(t, glass)
+                return self._refuse(t, player, *problem)
+            # A release with no lift before it counts as lifted at the same instant.
+            self._close_windows()
+            self.lifted_at[player] = t
+        problem = self._destination_problem(glass, to)
+        if problem is not None:
+            self._turn_over_refused(t, glass)
+            self._drop_hand(player)
+            return self._refuse(t, player, *problem)
+        frm = g.space
+        lifted_at = self.lifted_at.get(player, t)
+        self._drop_hand(player)
+        self.late.discard(player)
+        if self.rules.timed:
+            g.turn_over(t)
+            self._recompute_deadline()
+        g.placed = True
+        g.space = to
+        self.moves_made[player] += 1
+        self.used[player].add(glass)
+        self._autopassed = None
+        move = Move(t, player, glass, frm, to, late=late, lifted_at=lifted_at)
+        self.moves.append(move)
+        window = RingWindow(move)
+        self.windows.append(window)
+        if self.bonus is not None and self.bonus.player == player and self.turn_no == self.bonus.turn_no:
+            self.bonus.window = window
+        if to is not None and self.is_full(to):
+            self._finish(t, "full-space", loser=player)
+            return None
+        if not late:
+            self._turn_passes(t)
+        elif self.turn == player and player not in self.in_hand and self.can_move(player) is False:
+            self._turn_passes(t, auto_pass=player)
+        return None
+
+    def _destination_problem(self, glass: str, to: str | None) -> tuple[str, str] | None:
+        g = self.glasses[glass]
+        if to is None:
+            return None
+        holder = self.occupant(to)
+        if holder == glass:
+            return "no-move", f"{glass} must move to another space than {to}"
+        if holder is not None:
+            state = "a lost glass" if self.glasses[holder].dead else "a glass"
+            return "occupied", f"{to} is taken by {holder} ({state}): move to a vacant space"
+        if g.placed and g.space is not None and to not in NEIGHBOURS[g.space]:
+            return "not-adjacent", f"{to} is not next to {g.space}: move one space at a time"
+        return None
+
+    def _close_windows(self) -> None:
+        """A new move starts: the ring windows of earlier moves close."""
+        self.windows.clear()
+
+    def _ring(self, t: float, player: str, space: str | None) -> Violation | None:
+        if self.over:
+            return self._refuse(t, player, "game-over", "the game is over")
+        if self.rings_left[player] <= 0:
+            return self._refuse(t, player, "no-rings-left", f"{player} has no rings left")
+        own = next((w for w in self.windows if w.move.player == player and not w.dropped), None)
+        claim = next((w for w in self.windows if w.move.player != player and not w.dropped), None)
+        if space is None:
+            window = own or claim
+            if window is None:
+                if self.bonus_available(player):
+                    return self._refuse(
+                        t, player, "which-space", "say where the second ring goes (its space)"
+                    )
+                return self._refuse(
+                    t,
+                    player,
+                    "ring-window-closed",
+                    "a ring is dropped right after a move, before the next glass is lifted",
+                )
+            return self._drop_in_window(t, player, window)
+        for window in (own, claim):
+            if window is not None and window.move.to in (space, None):
+                if window.move.to is None and self.bonus_available(player):
+                    continue
+                return self._drop_in_window(t, player, window, space)
+        if self.bonus_available(player):
+            if self.is_full(space):
+                return self._refuse(
+                    t, player, "space-full", f"{space} is full ({CAPACITY[space]} rings)"
+                )
+            assert self.bonus is not None
+            self.bonus.used = True
+            self.rings_left[player] -= 1
+            self.rings_on[space] = self.rings_on.get(space, 0) + 1
+            self.bonus_rings.append({"t": t, "player": player, "space": space})
+            return None
+        if own is not None or claim is not None:
+            w = own or claim
+            assert w is not None
+            return self._refuse(
+                t,
+                player,
+                "wrong-space",
+                f"the ring goes over the glass just moved, on {w.move.to}, not on {space}",
+            )
+        return self._refuse(
+            t,
+            player,
+            "ring-window-closed",
+            "a ring is dropped right after a move, before the next glass is lifted",
+        )
+
+    def _drop_in_window(
+        self, t: float, player: str, window: RingWindow, space: str | None = None
+    ) -> Violation | None:
+        target = window.move.to if window.move.to is not None else space
+        if target is not None and self.is_full(target):
+            return self._refuse(
+                t, player, "space-full", f"{target} is full ({CAPACITY[target]} rings)"
+            )
+        window.dropped = True
+        self.rings_left[player] -= 1
+        if target is None:
+            self.rings_unplaced += 1
+        else:
+            self.rings_on[target] = self.rings_on.get(target, 0) + 1
+        window.move.ring = "own" if window.move.player == player else "claimed"
+        window.move.ring_at = t
+        return None
+
+    def _timer15(self, t: float, player: str) -> Violation | None:
+        if self.rules.level < 3:
+            return self._refuse(
+                t,
+                player,
+                "no-timer",
+                f"the 15-second timer is only played at level 3 (this game is level "
+                f"{self.rules.level})",
+            )
+        if self.over:
+            return self._refuse(t, player, "game-over", "the game is over")
+        if self.turn == player:
+            return self._refuse(
+                t, player, "own-turn", "the 15-second timer is turned against the player on turn"
+            )
+        if self.timer.running:
+            left = self.timer.expires - t
+            return self._refuse(
+                t,
+                player,
+                "timer-running",
+                f"the 15-second timer is still running ({left:.1f} s left)",
+            )
+        self.timer = Timer15(True, t, t + self.rules.timer_period, self.turn, self.turn_no)
+        self._recompute_deadline()
+        return None
+
+    def _pass(self, t: float, player: str) -> Violation | None:
+        if self.over:
+            return self._refuse(t, player, "game-over", "the game is over")
+        if self.turn != player:
+            if self._autopassed == player:
+                return None  # already passed for him: he cannot move
+            return self._refuse(t, player, "out-of-turn", f"it is {self.turn}'s turn, not {player}'s")
+        if player in self.in_hand:
+            return self._refuse(
+                t, player, "moving", f"{self.in_hand[player]} is lifted: finish the move"
+            )
+        able = self.can_move(player)
+        if able is False:
+            self._turn_passes(t, auto_pass=player)
+            return None
+        if self.rules.level < 3:
+            if able:
+                return self._refuse(
+                    t,
+                    player,
+                    "must-move",
+                    f"{player} can still move ({', '.join(self.movable(player))}): "
+                    f"passing is only allowed when no glass can move",
+                )
+            self.passes.append({"t": t, "player": player})
+            self._turn_passes(t)
+            return None
+        self.passes.append({"t": t, "player": player, "voluntary": True})
+        self._penalise(t, player, "pass")
+        return None
+
+    # ------------------------------------------------------------------ output
+
+    def _own(self, player: str) -> tuple[str, ...]:
+        return ("r1", "r2", "r3") if player == "red" else ("b1", "b2", "b3")
+
+    def snapshot(self, t: float | None = None) -> dict[str, Any]:
+        """The state at ``t`` (default: the game's time) as the contract's JSON object."""
+        if t is not None:
+            self.advance(t)
+        now = self.t
+        outcome = self.outcome
+        timer = self.timer
+        glasses = {}
+        for name, g in self.glasses.items():
+            glasses[name] = {
+                "space": g.space,
+                "sand": round(g.sand_at(now), 3),
+                "running": g.running,
+                "dead": g.dead,
+                "died_at": g.died_at,
+                "period": g.period,
+                "placed": g.placed,
+            }
+        bonus = self.bonus
+        return {
+            "game": "tamsk",
+            "level": self.rules.level,
+            "ruleset": self.rules.ruleset,
+            "start": self.rules.start,
+            "t": now,
+            "over": outcome is not None,
+            "winner": outcome.winner if outcome else None,
+            "reason": outcome.reason if outcome else None,
+            "ended_by": outcome.ended_by if outcome else None,
+            "over_at": outcome.t if outcome else None,
+            "tiebreak": [[g, round(at, 3)] for g, at in outcome.tiebreak] if outcome else [],
+            "rings_left": dict(self.rings_left),
+            "spaces": {s: self.rings_on[s] for s in sorted(self.rings_on)},
+            "rings_unplaced": self.rings_unplaced,
+            "glasses": glasses,
+            "turn": self.turn,
+            "in_hand": dict(self.in_hand),
+            "timer15": {
+                "running": timer.running,
+                "remaining": round(max(0.0, timer.expires - now), 3) if timer.running else 0.0,
+                "against": timer.against if timer.running else None,
+            },
+            "bonus_ring": bonus.player if bonus and self.bonus_available(bonus.player) else None,
+            "skip_next": sorted(self.skip_next),
+            "moves": len(self.moves),
+            "penalties": [p.to_dict() for p in self.penalties],
+            "violations": [v.to_dict() for v in self.violations],
+            "passes": list(self.passes),
+            "bonus_rings": list(self.bonus_rings),
+        }

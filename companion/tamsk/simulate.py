@@ -1,0 +1,120 @@
+"""`companion simulate` for Tamsk: a scenario (or journal) in, the contract's state out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.scenario import MalformedInput, NumberedEvent, event_times
+from companion.tamsk.board import CAPACITY, COLUMNS, SPACES, coordinates
+from companion.tamsk.events import GLASSES, Event, parse_event
+from companion.tamsk.game import LEVELS, RULESETS, STARTS, Game, Rules
+
+PERIOD_KEYS = (*GLASSES, "timer15")
+
+
+def rules_from_header(header: Mapping[str, Any], line: int | None = 1) -> Rules:
+    """The agreed rules from a scenario or journal header; a bad value is MalformedInput."""
+    level = header.get("level", 3)
+    if isinstance(level, bool) or level not in LEVELS:
+        raise MalformedInput(f"\"level\" must be 1, 2 or 3, got {level!r}", line)
+    ruleset = header.get("ruleset", "adjusted")
+    if ruleset not in RULESETS:
+        raise MalformedInput(f"\"ruleset\" must be adjusted or original, got {ruleset!r}", line)
+    start = header.get("start", "standard")
+    if start not in STARTS:
+        raise MalformedInput(f"\"start\" must be standard or free, got {start!r}", line)
+    periods_in = header.get("periods") or {}
+    if not isinstance(periods_in, dict):
+        raise MalformedInput("\"periods\" must map glasses to seconds, e.g. {\"r1\": 176.5}", line)
+    periods: dict[str, float] = {}
+    for key, value in periods_in.items():
+        if key not in PERIOD_KEYS:
+            raise MalformedInput(
+                f"\"periods\": {key!r} is not a glass (r1-r3, b1-b3 or timer15)", line
+            )
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 3600:
+            raise MalformedInput(f"\"periods\": {key} must be seconds > 0, got {value!r}", line)
+        periods[key] = float(value)
+    timer = periods.pop("timer15", 15.0)
+    return Rules(int(level), str(ruleset), str(start), periods, timer)
+
+
+def parse_events(events: Sequence[NumberedEvent]) -> list[Event]:
+    times = event_times(events, required=True)
+    return [parse_event(obj, t, line) for (line, obj), t in zip(events, times, strict=True)]
+
+
+def simulate(header: dict[str, Any], events: list[NumberedEvent], header_line: int = 1) -> dict[str, Any]:
+    rules = rules_from_header(header, header_line)
+    parsed = parse_events(events)
+    game = Game(rules)
+    for event in parsed:
+        game.apply(event)
+    return game.snapshot(parsed[-1].t if parsed else 0.0)
+
+
+def board_text(result: Mapping[str, Any]) -> str:
+    """The hexagonal board as text: each space shows its glass or ``rings/capacity``."""
+    at = {g["space"]: name for name, g in result["glasses"].items() if g["space"]}
+    rings = result["spaces"]
+    rows: dict[int, dict[int, str]] = {}
+    for space in SPACES:
+        i, y = coordinates(space)
+        row = 2 * y - i
+        n = rings.get(space, 0)
+        if space in at:
+            name = at[space]
+            cell = f"{name.upper() if result['glasses'][name]['dead'] else name}:{n}/{CAPACITY[space]}"
+        else:
+            cell = "##" if n >= CAPACITY[space] else f"{n}/{CAPACITY[space]}"
+        rows.setdefault(row, {})[i] = cell.rjust(6)
+    lines = []
+    for row in sorted(rows, reverse=True):
+        line = ""
+        for i, cell in sorted(rows[row].items()):
+            line = line.ljust(i * 7) + cell
+        lines.append(line.rstrip())
+    lines.append("".join(c.rjust(5).ljust(7) for c in COLUMNS).rstrip())
+    return "\n".join(lines)
+
+
+def _clock(seconds: float) -> str:
+    m, s = divmod(seconds, 60)
+    return f"{int(m)}:{s:04.1f}"
+
+
+def summary(result: dict[str, Any]) -> str:
+    """A person's view of the state: board, rings, sand, timer, penalties and violations."""
+    out = [
+        f"Tamsk level {result['level']} ({result['ruleset']} rules, {result['start']} start)"
+        f" at {_clock(result['t'])}",
+        "",
+        board_text(result),
+        "  r1:n/c a glass on a space with n rings of c, R1 a lost glass, ## a full space",
+        "",
+        f"Rings left: red {result['rings_left']['red']}, black {result['rings_left']['black']}",
+    ]
+    if result["level"] >= 2:
+        for name, g in result["glasses"].items():
+            state = "lost at " + _clock(g["died_at"]) if g["dead"] else (
+                "running" if g["running"] else "not turned yet"
+            )
+            out.append(f"  {name} on {g['space'] or '?':3} sand {g['sand']:6.1f} s  {state}")
+    timer = result["timer15"]
+    if timer["running"]:
+        out.append(f"15-second timer: {timer['remaining']:.1f} s left against {timer['against']}")
+    if result["over"]:
+        out.append(f"Game over: {result['winner']} ({result['reason']})")
+        if result["tiebreak"]:
+            order = ", ".join(f"{g} {_clock(t)}" for g, t in result["tiebreak"])
+            out.append(f"  glasses ran out in this order: {order}")
+    else:
+        out.append(f"Turn: {result['turn']}")
+        if result["bonus_ring"]:
+            out.append(f"  {result['bonus_ring']} may drop a second ring on any space not full")
+    for p in result["penalties"]:
+        out.append(f"Penalty at {_clock(p['t'])}: {p['player']} {p['kind']}")
+    for v in result["violations"]:
+        out.append(f"Refused at {_clock(v['t'])} ({v['player']}): {v['kind']}: {v['detail']}")
+    return "\n".join(out)
