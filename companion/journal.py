@@ -174,7 +174,9 @@ def _check_line(
     claimed = record.get("hash")
     body = {k: v for k, v in record.items() if k != "hash"}
     if claimed != digest(canonical(body)):
-        return Problem(number, offset, "hash", "this record was edited (its hash does not match)"), record
+        return Problem(
+            number, offset, "hash", "this record was edited (its hash does not match)"
+        ), record
     if record.get("prev") != prev:
         return (
             Problem(

@@ -56,7 +56,9 @@ def parse_lines(lines: Iterable[str]) -> Scenario:
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise MalformedInput(f"not valid JSON ({exc.msg} at column {exc.colno})", number) from None
+            raise MalformedInput(
+                f"not valid JSON ({exc.msg} at column {exc.colno})", number
+            ) from None
         if not isinstance(obj, dict):
             raise MalformedInput(f"expected a JSON object, got {type(obj).__name__}", number)
         if header is None:
@@ -71,7 +73,7 @@ def parse_lines(lines: Iterable[str]) -> Scenario:
         else:
             events.append((number, obj))
     if header is None:
-        raise MalformedInput("the file has no header line (e.g. {\"game\": \"tamsk\"})", 1)
+        raise MalformedInput('the file has no header line (e.g. {"game": "tamsk"})', 1)
     return Scenario(header, events, header_line)
 
 
@@ -89,9 +91,11 @@ def event_times(events: Sequence[NumberedEvent], *, required: bool) -> list[floa
             times.append(last)
             continue
         if isinstance(t, bool) or not isinstance(t, (int, float)):
-            raise MalformedInput("every event needs \"t\", seconds since the start, as a number", number)
+            raise MalformedInput(
+                'every event needs "t", seconds since the start, as a number', number
+            )
         if t != t or t in (float("inf"), float("-inf")) or t < 0:
-            raise MalformedInput(f"\"t\" must be a finite number of seconds >= 0, got {t!r}", number)
+            raise MalformedInput(f'"t" must be a finite number of seconds >= 0, got {t!r}', number)
         if t < last:
             raise MalformedInput(f"time goes backwards: t={t} after t={last}", number)
         last = float(t)

@@ -40,7 +40,9 @@ class Verdict:
             refused = r.get("violations", [])
             lines.append(f"rules: {len(refused)} refused input(s) recorded")
             for v in refused:
-                lines.append(f"  t={v.get('t')}: {v.get('player')} {v.get('kind')}: {v.get('detail')}")
+                lines.append(
+                    f"  t={v.get('t')}: {v.get('player')} {v.get('kind')}: {v.get('detail')}"
+                )
             if r.get("over"):
                 lines.append(f"result: {r.get('winner')} ({r.get('reason')})")
             else:

@@ -127,8 +127,8 @@ def _field(obj: Mapping[str, Any], key: str, line: int | None, *, choices: tuple
     if value not in choices:
         kind = obj.get("ev")
         if value is None:
-            raise MalformedInput(f"a {kind!r} event needs \"{key}\"", line)
-        raise MalformedInput(f"\"{key}\" must be one of {', '.join(choices)}, got {value!r}", line)
+            raise MalformedInput(f'a {kind!r} event needs "{key}"', line)
+        raise MalformedInput(f'"{key}" must be one of {", ".join(choices)}, got {value!r}', line)
     return str(value)
 
 
@@ -137,7 +137,7 @@ def _space(obj: Mapping[str, Any], key: str, line: int | None) -> str | None:
     if value is None:
         return None
     if not is_space(value):
-        raise MalformedInput(f"\"{key}\": {value!r} is not a space of the board (a1..g4)", line)
+        raise MalformedInput(f'"{key}": {value!r} is not a space of the board (a1..g4)', line)
     return str(value)
 
 
@@ -148,7 +148,10 @@ def parse_event(obj: Mapping[str, Any], t: float, line: int | None = None) -> Ev
         return Event(LIFT, t, glass=_field(obj, "glass", line, choices=GLASSES))
     if kind == RELEASE:
         return Event(
-            RELEASE, t, glass=_field(obj, "glass", line, choices=GLASSES), to=_space(obj, "to", line)
+            RELEASE,
+            t,
+            glass=_field(obj, "glass", line, choices=GLASSES),
+            to=_space(obj, "to", line),
         )
     if kind == RING:
         return Event(
@@ -167,7 +170,5 @@ def parse_event(obj: Mapping[str, Any], t: float, line: int | None = None) -> Ev
         text = obj.get("text", "")
         return Event(NOTE, t, text=str(text))
     if kind is None:
-        raise MalformedInput("an event needs \"ev\" (lift, release, ring, timer15, pass, end)", line)
-    raise MalformedInput(
-        f"unknown event {kind!r} (expected one of {', '.join(KINDS)})", line
-    )
+        raise MalformedInput('an event needs "ev" (lift, release, ring, timer15, pass, end)', line)
+    raise MalformedInput(f"unknown event {kind!r} (expected one of {', '.join(KINDS)})", line)

@@ -43,7 +43,7 @@ SAME_INSTANT = 0.001
 INFINITY = float("inf")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rules:
     """What was agreed before the game: level, penalty rule set, start, calibration."""
 
@@ -62,7 +62,7 @@ class Rules:
         return self.level >= 2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Violation:
     """An input the rules refused, with a reason a player understands."""
 
@@ -75,7 +75,7 @@ class Violation:
         return {"t": self.t, "player": self.player, "kind": self.kind, "detail": self.detail}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Penalty:
     """A 15-second penalty: ``late``, ``forfeit`` or ``pass``."""
 
@@ -87,7 +87,7 @@ class Penalty:
         return {"t": self.t, "player": self.player, "kind": self.kind}
 
 
-@dataclass
+@dataclass(slots=True)
 class Move:
     """An accepted move, as the notation and replays show it."""
 
@@ -102,7 +102,7 @@ class Move:
     ring_at: float | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class RingWindow:
     """The moment after a move when a ring may be dropped over the glass just moved."""
 
@@ -110,7 +110,7 @@ class RingWindow:
     dropped: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Bonus:
     """The right to drop a second ring (adjusted rules): on one turn of one player."""
 
@@ -120,7 +120,7 @@ class Bonus:
     used: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Timer15:
     running: bool = False
     started: float = 0.0
@@ -129,7 +129,7 @@ class Timer15:
     against_turn: int = -1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     winner: str | None  # "red", "black", "tie"
     reason: str  # "rings", "tie", "time-tiebreak", "full-space"
@@ -193,6 +193,13 @@ class Game:
         self.outcome: Outcome | None = None
         self._autopassed: str | None = None
         self._deadline = INFINITY
+        # Kept in step with the glasses' spaces: which glass stands where, and how many glasses
+        # stand somewhere unknown (a release without a space).
+        self._at: dict[str, str] = {g.space: g.name for g in self.glasses.values() if g.space}
+        self._unknown = 0
+        self._glasses_of = {
+            p: tuple(g for g in self.glasses.values() if owner(g.name) == p) for p in PLAYERS
+        }
 
     # ------------------------------------------------------------------ queries
 
@@ -204,17 +211,14 @@ class Game:
         return self.glasses[glass].space
 
     def occupant(self, space: str) -> str | None:
-        for g in self.glasses.values():
-            if g.space == space:
-                return g.name
-        return None
+        return self._at.get(space)
 
     def is_full(self, space: str) -> bool:
         return self.rings_on.get(space, 0) >= CAPACITY[space]
 
     def positions_known(self) -> bool:
         """Whether every glass on the board has a known space (a keypad or full sensors)."""
-        return all(g.space is not None or not g.placed for g in self.glasses.values())
+        return self._unknown == 0
 
     def in_first_three(self, player: str) -> bool:
         """Whether the player is still bound to move each of his glasses once (levels 2-3,
@@ -236,9 +240,7 @@ class Game:
             return sorted(s for s in CAPACITY if s not in taken and not self.is_full(s))
         if g.space is None:
             return []
-        return sorted(
-            s for s in NEIGHBOURS[g.space] if s not in taken and not self.is_full(s)
-        )
+        return sorted(s for s in NEIGHBOURS[g.space] if s not in taken and not self.is_full(s))
 
     def movable(self, player: str) -> list[str]:
         """The player's glasses that may move now (first-three rule applied)."""
@@ -253,13 +255,31 @@ class Game:
         return [g for g in living if self.destinations(g)]
 
     def can_move(self, player: str) -> bool | None:
-        """True or False, or None when it cannot be known (a glass's space is unknown)."""
-        own = self._own(player)
-        if all(self.glasses[g].dead for g in own):
+        """True or False, or None when it cannot be known (a glass's space is unknown).
+
+        Called at every change of turn, so it is written for speed and stops at the first legal
+        move it finds. (The first-three-moves rule never blocks a player: when none of his
+        unused glasses can move, he may move a used one.)
+        """
+        own = self._glasses_of[player]
+        for g in own:
+            if not g.dead:
+                break
+        else:
             return False
-        if not self.positions_known():
-            return None
-        return bool(self.movable(player))
+        if self._unknown:
+            return None  # a glass is somewhere on the board, nobody knows where
+        if self.rules.start == "free" and self.in_first_three(player):
+            return True
+        taken = self._at
+        rings_on = self.rings_on
+        for g in own:
+            if g.dead or g.space is None:
+                continue
+            for s in NEIGHBOURS[g.space]:
+                if s not in taken and rings_on.get(s, 0) < CAPACITY[s]:
+                    return True
+        return False
 
     def next_deadline(self) -> float:
         """When something will next happen by itself (a glass or the timer running out)."""
@@ -365,7 +385,12 @@ class Game:
         timer.running = False
         timer.expires = INFINITY
         against = timer.against
-        if self.over or against is None or self.turn != against or self.turn_no != timer.against_turn:
+        if (
+            self.over
+            or against is None
+            or self.turn != against
+            or self.turn_no != timer.against_turn
+        ):
             return
         if against in self.in_hand:
             kind = "late"
@@ -399,7 +424,10 @@ class Game:
             self.turn = player
             self.turn_no += 1
             if self.can_move(player) is False and player not in self.in_hand:
-                if self.can_move(opponent(player)) is False and opponent(player) not in self.in_hand:
+                if (
+                    self.can_move(opponent(player)) is False
+                    and opponent(player) not in self.in_hand
+                ):
                     self._finish(t, "no-moves")
                     return
                 self.passes.append({"t": t, "player": player, "auto": True})
@@ -525,6 +553,14 @@ class Game:
         if self.rules.timed:
             g.turn_over(t)
             self._recompute_deadline()
+        if g.space is not None:
+            del self._at[g.space]
+        elif g.placed:
+            self._unknown -= 1
+        if to is not None:
+            self._at[to] = glass
+        else:
+            self._unknown += 1
         g.placed = True
         g.space = to
         self.moves_made[player] += 1
@@ -534,7 +570,11 @@ class Game:
         self.moves.append(move)
         window = RingWindow(move)
         self.windows.append(window)
-        if self.bonus is not None and self.bonus.player == player and self.turn_no == self.bonus.turn_no:
+        if (
+            self.bonus is not None
+            and self.bonus.player == player
+            and self.turn_no == self.bonus.turn_no
+        ):
             self.bonus.window = window
         if to is not None and self.is_full(to):
             self._finish(t, "full-space", loser=player)
@@ -667,7 +707,9 @@ class Game:
         if self.turn != player:
             if self._autopassed == player:
                 return None  # already passed for him: he cannot move
-            return self._refuse(t, player, "out-of-turn", f"it is {self.turn}'s turn, not {player}'s")
+            return self._refuse(
+                t, player, "out-of-turn", f"it is {self.turn}'s turn, not {player}'s"
+            )
         if player in self.in_hand:
             return self._refuse(
                 t, player, "moving", f"{self.in_hand[player]} is lifted: finish the move"

@@ -17,24 +17,24 @@ def rules_from_header(header: Mapping[str, Any], line: int | None = 1) -> Rules:
     """The agreed rules from a scenario or journal header; a bad value is MalformedInput."""
     level = header.get("level", 3)
     if isinstance(level, bool) or level not in LEVELS:
-        raise MalformedInput(f"\"level\" must be 1, 2 or 3, got {level!r}", line)
+        raise MalformedInput(f'"level" must be 1, 2 or 3, got {level!r}', line)
     ruleset = header.get("ruleset", "adjusted")
     if ruleset not in RULESETS:
-        raise MalformedInput(f"\"ruleset\" must be adjusted or original, got {ruleset!r}", line)
+        raise MalformedInput(f'"ruleset" must be adjusted or original, got {ruleset!r}', line)
     start = header.get("start", "standard")
     if start not in STARTS:
-        raise MalformedInput(f"\"start\" must be standard or free, got {start!r}", line)
+        raise MalformedInput(f'"start" must be standard or free, got {start!r}', line)
     periods_in = header.get("periods") or {}
     if not isinstance(periods_in, dict):
-        raise MalformedInput("\"periods\" must map glasses to seconds, e.g. {\"r1\": 176.5}", line)
+        raise MalformedInput('"periods" must map glasses to seconds, e.g. {"r1": 176.5}', line)
     periods: dict[str, float] = {}
     for key, value in periods_in.items():
         if key not in PERIOD_KEYS:
             raise MalformedInput(
-                f"\"periods\": {key!r} is not a glass (r1-r3, b1-b3 or timer15)", line
+                f'"periods": {key!r} is not a glass (r1-r3, b1-b3 or timer15)', line
             )
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 3600:
-            raise MalformedInput(f"\"periods\": {key} must be seconds > 0, got {value!r}", line)
+            raise MalformedInput(f'"periods": {key} must be seconds > 0, got {value!r}', line)
         periods[key] = float(value)
     timer = periods.pop("timer15", 15.0)
     return Rules(int(level), str(ruleset), str(start), periods, timer)
@@ -45,7 +45,9 @@ def parse_events(events: Sequence[NumberedEvent]) -> list[Event]:
     return [parse_event(obj, t, line) for (line, obj), t in zip(events, times, strict=True)]
 
 
-def simulate(header: dict[str, Any], events: list[NumberedEvent], header_line: int = 1) -> dict[str, Any]:
+def simulate(
+    header: dict[str, Any], events: list[NumberedEvent], header_line: int = 1
+) -> dict[str, Any]:
     rules = rules_from_header(header, header_line)
     parsed = parse_events(events)
     game = Game(rules)
@@ -65,7 +67,9 @@ def board_text(result: Mapping[str, Any]) -> str:
         n = rings.get(space, 0)
         if space in at:
             name = at[space]
-            cell = f"{name.upper() if result['glasses'][name]['dead'] else name}:{n}/{CAPACITY[space]}"
+            cell = (
+                f"{name.upper() if result['glasses'][name]['dead'] else name}:{n}/{CAPACITY[space]}"
+            )
         else:
             cell = "##" if n >= CAPACITY[space] else f"{n}/{CAPACITY[space]}"
         rows.setdefault(row, {})[i] = cell.rjust(6)
@@ -97,8 +101,10 @@ def summary(result: dict[str, Any]) -> str:
     ]
     if result["level"] >= 2:
         for name, g in result["glasses"].items():
-            state = "lost at " + _clock(g["died_at"]) if g["dead"] else (
-                "running" if g["running"] else "not turned yet"
+            state = (
+                "lost at " + _clock(g["died_at"])
+                if g["dead"]
+                else ("running" if g["running"] else "not turned yet")
             )
             out.append(f"  {name} on {g['space'] or '?':3} sand {g['sand']:6.1f} s  {state}")
     timer = result["timer15"]
