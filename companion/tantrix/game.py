@@ -41,7 +41,7 @@ from companion.tantrix.geometry import (
     cell,
     key,
 )
-from companion.tantrix.scoring import Score, score_colour
+from companion.tantrix.scoring import Score, score_all
 from companion.tantrix.tiles import (
     COLOURS,
     EDGE_BITS,
@@ -65,6 +65,17 @@ TILE_ALREADY_PLACED = "tile already placed"
 SECOND_FREE_MOVE = "second free move"
 GAME_OVER = "game over"
 NOTHING_TO_UNDO = "nothing to undo"
+
+
+def _key(c: Cell) -> int:
+    """The packed key of a queried cell; cells beyond the engine's range can hold nothing, so
+    they map to a key no tile or space ever has (rather than wrapping onto a real cell)."""
+    q, r = c
+    return key(q, r) if -LIMIT <= q <= LIMIT and -LIMIT <= r <= LIMIT else OUTSIDE
+
+
+#: A key far outside every cell a tile can reach (neighbours of valid cells included).
+OUTSIDE = key(4 * LIMIT, 0)
 
 
 def _where(c: Cell) -> str:
@@ -203,7 +214,7 @@ class Game:
 
     def tile_at(self, c: Cell) -> tuple[int, int] | None:
         """``(tile, rot)`` on cell ``c``, or None when it is empty."""
-        code = self._board.get(key(*c))
+        code = self._board.get(_key(c))
         return None if code is None else divmod(code, 6)
 
     def where_is(self, tile: int) -> Cell | None:
@@ -213,11 +224,11 @@ class Game:
 
     def side_colour(self, c: Cell, side: int) -> str | None:
         """The colour the tile on ``c`` shows on ``side``, or None when ``c`` is empty."""
-        code = self._board.get(key(*c))
+        code = self._board.get(_key(c))
         return None if code is None else COLOURS[SIDE_COLOUR[code][side]]
 
     def is_forced_space(self, c: Cell) -> bool:
-        return key(*c) in self._forced
+        return _key(c) in self._forced
 
     def forced_spaces(self) -> list[Cell]:
         """Empty cells with three or more neighbouring tiles, sorted by q then r."""
@@ -240,7 +251,7 @@ class Game:
 
     def facing(self, c: Cell) -> list[str | None]:
         """For an empty cell: the colour each neighbouring tile shows towards it, side by side."""
-        k = key(*c)
+        k = _key(c)
         out: list[str | None] = []
         for s in range(6):
             code = self._board.get(k + STEP_KEY[s])
@@ -250,7 +261,8 @@ class Game:
     def scores(self) -> dict[str, Score]:
         """Each player's longest line and largest loop of his colour, and his points."""
         if self._scores is None:
-            self._scores = {p: score_colour(self._board, COLOURS.index(p)) for p in self.players}
+            every = score_all(self._board)
+            self._scores = {p: every[COLOURS.index(p)] for p in self.players}
         return dict(self._scores)
 
     @property
@@ -361,12 +373,12 @@ class Game:
         board = self._board
         if p.tile in self._where:
             at = cell(self._where[p.tile])
-            raise IllegalPlacement(TILE_ALREADY_PLACED, f"tile {p.tile} already lies at {_where(at)}")
+            raise IllegalPlacement(
+                TILE_ALREADY_PLACED, f"tile {p.tile} already lies at {_where(at)}"
+            )
         k = key(p.q, p.r)
         if k in board:
-            raise IllegalPlacement(
-                OCCUPIED, f"{_where(p.cell)} already holds tile {board[k] // 6}"
-            )
+            raise IllegalPlacement(OCCUPIED, f"{_where(p.cell)} already holds tile {board[k] // 6}")
         if board and k not in self._count:
             raise IllegalPlacement(NOT_TOUCHING, f"{_where(p.cell)} touches no tile")
         forced_fill = k in self._forced

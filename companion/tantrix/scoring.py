@@ -34,61 +34,65 @@ class Score:
         return {"line": self.line, "loop": self.loop, "points": self.points}
 
 
-def chains(board: Mapping[int, int], colour: int) -> list[tuple[int, bool]]:
-    """Every chain of one colour (index into COLOURS) as ``(tiles, is_loop)``.
+#: BANDS[code]: ``(colour, side, side)`` for each band of a tile code, so a walk over the board
+#: visits only the colours a tile really has.
+BANDS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((c, e[0], e[1]) for c, e in enumerate(ends) if e is not None) for ends in ENDS
+)
 
-    ``board`` maps packed cell keys to tile codes (``tile * 6 + rot``).
+
+def score_all(board: Mapping[int, int]) -> list[Score]:
+    """The longest line and largest loop of each colour, in :data:`COLOURS` order.
+
+    ``board`` maps packed cell keys to tile codes (``tile * 6 + rot``). Each band not yet seen
+    is walked out through one side; coming back to the start makes a loop, otherwise the walk
+    continues out through the other side and the chain is a line. Every band is visited once.
+    A tile lies on the table once, so its code also identifies it: bands already walked are
+    marked in a small byte array indexed by code, cheaper than a set of cells.
     """
-    out: list[tuple[int, bool]] = []
-    seen: set[int] = set()
     get = board.get
+    step = STEP_KEY
+    exit_ = EXIT
+    size = len(EXIT)
+    marks = (bytearray(size), bytearray(size), bytearray(size), bytearray(size))
+    line = [0, 0, 0, 0]
+    loop = [0, 0, 0, 0]
     for start, code in board.items():
-        ends = ENDS[code][colour]
-        if ends is None or start in seen:
-            continue
-        seen.add(start)
-        n = 1
-        cur, s = start, ends[0]
-        closed = False
-        while True:
-            nxt = cur + STEP_KEY[s]
-            ncode = get(nxt)
-            if ncode is None:
-                break
-            if nxt == start:
-                closed = True
-                break
-            seen.add(nxt)
-            n += 1
-            s = EXIT[ncode][s]
-            cur = nxt
-        if not closed:
-            cur, s = start, ends[1]
+        for colour, a, b in BANDS[code]:
+            mark = marks[colour]
+            if mark[code]:
+                continue
+            n = 1
+            cur = start
+            s = a
             while True:
-                nxt = cur + STEP_KEY[s]
-                ncode = get(nxt)
+                cur += step[s]
+                ncode = get(cur)
+                if ncode is None or ncode == code:
+                    break
+                mark[ncode] = 1
+                n += 1
+                s = exit_[ncode][s]
+            if ncode is not None:  # back at the start: a loop
+                if n > loop[colour]:
+                    loop[colour] = n
+                continue
+            cur = start
+            s = b
+            while True:
+                cur += step[s]
+                ncode = get(cur)
                 if ncode is None:
                     break
-                seen.add(nxt)
+                mark[ncode] = 1
                 n += 1
-                s = EXIT[ncode][s]
-                cur = nxt
-        out.append((n, closed))
-    return out
-
-
-def score_colour(board: Mapping[int, int], colour: int) -> Score:
-    """The longest line and the largest loop of one colour (index into COLOURS)."""
-    line = loop = 0
-    for n, closed in chains(board, colour):
-        if closed:
-            if n > loop:
-                loop = n
-        elif n > line:
-            line = n
-    return Score(line, loop)
+                s = exit_[ncode][s]
+            if n > line[colour]:
+                line[colour] = n
+    return [Score(line[c], loop[c]) for c in range(4)]
 
 
 def score_board(board: Mapping[int, int], colours: tuple[str, ...] = COLOURS) -> dict[str, Score]:
     """Scores of the named colours on a board of packed keys -> tile codes."""
-    return {c: score_colour(board, COLOURS.index(c)) for c in colours}
+    every = score_all(board)
+    return {c: every[COLOURS.index(c)] for c in colours}

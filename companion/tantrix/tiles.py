@@ -115,9 +115,7 @@ PARTNER: tuple[tuple[int, ...], ...] = tuple(_partner(code) for code in range((T
 
 #: EXIT[code][s]: a band walked *into* this tile by moving across side s of the previous tile
 #: (so it enters on side s + 3) leaves on this side.
-EXIT: tuple[tuple[int, ...], ...] = tuple(
-    tuple(p[(s + 3) % 6] for s in range(6)) for p in PARTNER
-)
+EXIT: tuple[tuple[int, ...], ...] = tuple(tuple(p[(s + 3) % 6] for s in range(6)) for p in PARTNER)
 
 
 def _ends(code: int) -> tuple[tuple[int, int] | None, ...]:

@@ -1,0 +1,387 @@
+"""Entering Tantrix placements on a 16-key keypad, as a pure state machine.
+
+Made for a player standing at the table who cannot read tile numbers once a tile lies face up:
+
+* type the number printed on the back of the tile in hand (1-56), then ``#``;
+* the screen shows a small map around a candidate spot and the tile's colours; the legal spots
+  for that tile are offered, forced spaces first (often there is exactly one). ``A``/``B`` step
+  through them, ``C`` turns the tile a sixth clockwise, ``#`` confirms, ``*`` cancels;
+* ``D`` opens a menu: 1 end turn, 2 undo the last placement (a correction recorded as a new
+  ``undo`` event, never an erase), 3 scores, 4 forced spaces;
+* an illegal choice is refused with the reason on the screen (which side breaks the golden rule,
+  which restriction) and ``beep`` set; the game is unchanged.
+
+:class:`KeypadEntry` takes keys ``0``-``9``, ``A``-``D``, ``*``, ``#`` and returns a
+:class:`Screen`: everything the OLED and buzzer need, plus ``action``, the event to journal when
+a key changed the game (the machine has already applied it to the :class:`Game` it was given,
+the way the journal will replay it). No hardware, no clock: the daemon wires real keys (or a
+computer keyboard) and the display to it.
+
+>>> from companion.tantrix.game import Game
+>>> entry = KeypadEntry(Game(["red", "yellow"]))
+>>> for k in "12#":
+...     screen = entry.press(k)
+>>> screen.mode, screen.spot, screen.rotation
+('place', (0, 0), 0)
+>>> entry.press("#").action
+{'ev': 'place', 'tile': 12, 'q': 0, 'r': 0, 'rot': 0}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from companion.tantrix.game import Game, IllegalPlacement, Placement
+from companion.tantrix.geometry import Cell, distance
+from companion.tantrix.tiles import TILE_COUNT, TILES
+
+KEYS = frozenset("0123456789ABCD*#")
+
+# Modes
+TILE = "tile"  # typing a tile number
+PLACE = "place"  # choosing spot and rotation
+MENU = "menu"
+UNDO = "undo"  # confirming an undo
+SCORES = "scores"
+FORCED = "forced"
+
+MENU_ITEMS = ("End turn", "Undo last placement", "Scores", "Forced spaces")
+
+
+@dataclass(frozen=True)
+class MapCell:
+    """One cell of the small map around the candidate spot."""
+
+    q: int
+    r: int
+    tile: int | None = None  # the tile lying there, None when empty
+    sides: tuple[str, ...] | None = None  # its colours NE..NW as laid
+    forced: bool = False  # an open forced space
+    candidate: bool = False  # the spot being offered (sides = the tile in hand, as turned)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What to show and do after a key press."""
+
+    mode: str
+    prompt: str
+    status: tuple[str, ...] = ()  # table screen: turn, bag and phase, forced spaces, scores
+    typed: str = ""
+    tile: int | None = None
+    colours: tuple[str, ...] | None = None  # the tile in hand, sides NE..NW at `rotation`
+    spot: Cell | None = None
+    rotation: int | None = None
+    spots: tuple[Cell, ...] = ()  # legal spots for the tile, forced spaces first
+    spot_is_forced: bool = False
+    legal: bool = False  # whether spot + rotation would be accepted now
+    facing: tuple[str | None, ...] = ()  # colours the neighbours show towards the spot
+    around: tuple[MapCell, ...] = ()  # the small map: cells within two steps of the spot
+    lines: tuple[str, ...] = ()  # menu entries, scores, forced spaces
+    cursor: int | None = None  # highlighted line in `lines`
+    error: str | None = None
+    beep: bool = False
+    action: dict[str, object] | None = None  # the event to journal: it changed the game
+    refused: dict[str, object] | None = None  # a placement the rules refused, as an event
+
+
+class KeypadEntry:
+    """The keypad dialogue for one :class:`Game`."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._mode = TILE
+        self._back = TILE  # where * returns from the menu
+        self._typed = ""
+        self._tile: int | None = None
+        self._spots: list[Cell] = []
+        self._rots: dict[Cell, list[int]] = {}
+        self._index = 0
+        self._rot = 0
+        self._cursor = 0
+        self._note = ""
+
+    # ------------------------------------------------------------------ public
+
+    @property
+    def screen(self) -> Screen:
+        """The current screen (no error, no action)."""
+        return self._screen()
+
+    def press(self, key: str) -> Screen:
+        """Handle one key and return the new screen."""
+        if key not in KEYS:
+            raise ValueError(f"not a keypad key: {key!r} (keys are 0-9, A-D, * and #)")
+        handler = {
+            TILE: self._on_tile,
+            PLACE: self._on_place,
+            MENU: self._on_menu,
+            UNDO: self._on_undo,
+            SCORES: self._on_info,
+            FORCED: self._on_forced,
+        }[self._mode]
+        return handler(key)
+
+    def refresh(self) -> Screen:
+        """Recompute the offer after the game changed from elsewhere (e.g. a journal replay)."""
+        if self._mode == PLACE and self._tile is not None:
+            if not self._offer(self._tile):
+                self._mode = TILE
+        return self._screen()
+
+    # ------------------------------------------------------------------ modes
+
+    def _on_tile(self, key: str) -> Screen:
+        self._note = ""
+        if key.isdigit():
+            if len(self._typed) >= 2:
+                return self._error("tile numbers have two digits at most; * clears")
+            self._typed += key
+            return self._screen()
+        if key == "*":
+            self._typed = ""
+            return self._screen()
+        if key == "D":
+            return self._open_menu()
+        if key == "#":
+            if not self._typed:
+                return self._error("type the number on the back of the tile, then #")
+            number = int(self._typed)
+            self._typed = ""
+            if not 1 <= number <= TILE_COUNT:
+                return self._error(f"there is no tile {number}: tiles are 1 to 56")
+            at = self.game.where_is(number)
+            if at is not None:
+                return self._error(f"tile {number} already lies at {at[0]}, {at[1]}")
+            if self.game.is_over:
+                return self._error("the game is over")
+            if not self._offer(number):
+                why = "only forced spaces are open now" if self.game.free_move_used else ""
+                return self._error(f"tile {number} fits nowhere now" + (f"; {why}" if why else ""))
+            self._mode = PLACE
+            return self._screen()
+        return self._error("type a tile number first (D: menu)")
+
+    def _on_place(self, key: str) -> Screen:
+        if key in "AB":
+            step = 1 if key == "A" else -1
+            self._index = (self._index + step) % len(self._spots)
+            self._rot = self._rots[self._spots[self._index]][0]
+            return self._screen()
+        if key == "C":
+            self._rot = (self._rot + 1) % 6
+            return self._screen()
+        if key == "*":
+            self._reset()
+            return self._screen()
+        if key == "D":
+            return self._open_menu()
+        if key == "#":
+            assert self._tile is not None
+            q, r = self._spots[self._index]
+            placement = Placement(self._tile, q, r, self._rot)
+            try:
+                self.game.play(placement)
+            except IllegalPlacement as exc:
+                return self._error(str(exc), refused=placement)
+            self._reset()
+            self._note = f"tile {placement.tile} placed at {q}, {r}"
+            return self._screen(action=placement.as_event())
+        return self._error("A/B: next spot, C: turn, #: place, *: cancel")
+
+    def _open_menu(self) -> Screen:
+        self._back = self._mode
+        self._mode = MENU
+        self._cursor = 0
+        return self._screen()
+
+    def _on_menu(self, key: str) -> Screen:
+        if key == "*":
+            self._mode = self._back
+            return self._screen()
+        if key in "AB":
+            self._cursor = (self._cursor + (1 if key == "A" else -1)) % len(MENU_ITEMS)
+            return self._screen()
+        if key in "1234" or key == "#":
+            choice = int(key) - 1 if key != "#" else self._cursor
+            return self._choose(choice)
+        return self._error("1-4 or A/B and #: choose, *: back")
+
+    def _choose(self, choice: int) -> Screen:
+        if choice == 0:
+            player = self.game.turn
+            self.game.end_turn()
+            self._reset()
+            self._note = f"{player} ended the turn"
+            return self._screen(action={"ev": "done"})
+        if choice == 1:
+            last = self.game.placements[-1:] if self.game.placements else []
+            if not last:
+                self._mode = MENU
+                return self._error("nothing to undo")
+            self._mode = UNDO
+            return self._screen()
+        if choice == 2:
+            self._mode = SCORES
+            return self._screen()
+        self._mode = FORCED
+        self._cursor = 0
+        return self._screen()
+
+    def _on_undo(self, key: str) -> Screen:
+        if key == "#":
+            taken = self.game.undo()
+            self._reset()
+            self._note = f"took back tile {taken.tile}: lift it off the table"
+            return self._screen(action={"ev": "undo"})
+        if key == "*":
+            self._mode = MENU
+            return self._screen()
+        return self._error("#: undo, *: keep it")
+
+    def _on_info(self, key: str) -> Screen:
+        self._mode = self._back if self._back in (TILE, PLACE) else TILE
+        if self._mode == PLACE:
+            return self.refresh()
+        return self._screen()
+
+    def _on_forced(self, key: str) -> Screen:
+        spaces = self.game.forced_spaces()
+        if key in "AB" and spaces:
+            self._cursor = (self._cursor + (1 if key == "A" else -1)) % len(spaces)
+            return self._screen()
+        return self._on_info(key)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _offer(self, tile: int) -> bool:
+        """Load the legal spots for ``tile``; False when there is none."""
+        cells = self.game.legal_cells(tile)
+        if not cells:
+            return False
+        keep = self._spots[self._index] if self._tile == tile and self._spots else None
+        self._tile = tile
+        self._rots = cells
+        self._spots = list(cells)
+        self._index = self._spots.index(keep) if keep in cells else 0
+        if keep not in cells or self._rot not in cells[self._spots[self._index]]:
+            self._rot = cells[self._spots[self._index]][0]
+        return True
+
+    def _reset(self) -> None:
+        self._mode = TILE
+        self._typed = ""
+        self._tile = None
+        self._spots = []
+        self._rots = {}
+        self._index = 0
+        self._rot = 0
+
+    def _error(self, reason: str, refused: Placement | None = None) -> Screen:
+        return replace(
+            self._screen(),
+            error=reason,
+            beep=True,
+            refused=None if refused is None else refused.as_event(),
+        )
+
+    def _status(self) -> tuple[str, ...]:
+        g = self.game
+        forced = g.forced_spaces()
+        head = "game over" if g.is_over else f"{g.turn} to play"
+        lines = [
+            f"{head} | bag {g.bag} {g.phase}",
+            f"forced: {len(forced)}"
+            + (" " + " ".join(f"{q},{r}" for q, r in forced[:4]) if forced else ""),
+        ]
+        for player, s in g.scores().items():
+            chain = f"loop {s.loop}" if 2 * s.loop >= s.line and s.loop else f"line {s.line}"
+            lines.append(f"{player} {chain} = {s.points}")
+        return tuple(lines)
+
+    def _map(self, centre: Cell, tile: int | None, rot: int) -> tuple[MapCell, ...]:
+        g = self.game
+        out: list[MapCell] = []
+        for dq in range(-2, 3):
+            for dr in range(-2, 3):
+                c = (centre[0] + dq, centre[1] + dr)
+                if distance(c, centre) > 2:
+                    continue
+                if c == centre and tile is not None:
+                    out.append(MapCell(c[0], c[1], tile, TILES[tile].sides(rot), False, True))
+                    continue
+                here = g.tile_at(c)
+                if here is None:
+                    out.append(
+                        MapCell(c[0], c[1], forced=g.is_forced_space(c), candidate=c == centre)
+                    )
+                else:
+                    out.append(MapCell(c[0], c[1], here[0], TILES[here[0]].sides(here[1])))
+        return tuple(out)
+
+    def _screen(self, action: dict[str, object] | None = None) -> Screen:
+        return replace(self._mode_screen(), status=self._status(), action=action)
+
+    def _mode_screen(self) -> Screen:
+        g = self.game
+        if self._mode == TILE:
+            prompt = "tile number?" + (f" {self._typed}" if self._typed else "") + " then #"
+            if self._note and not self._typed:
+                prompt = f"{self._note}. " + prompt
+            return Screen(TILE, prompt, typed=self._typed)
+        if self._mode == PLACE:
+            assert self._tile is not None
+            spot = self._spots[self._index]
+            placement = Placement(self._tile, spot[0], spot[1], self._rot)
+            forced = g.is_forced_space(spot)
+            where = "forced space" if forced else "spot"
+            prompt = (
+                f"tile {self._tile}: {where} {self._index + 1}/{len(self._spots)} at "
+                f"{spot[0]},{spot[1]} turn {self._rot}"
+            )
+            return Screen(
+                PLACE,
+                prompt,
+                tile=self._tile,
+                colours=TILES[self._tile].sides(self._rot),
+                spot=spot,
+                rotation=self._rot,
+                spots=tuple(self._spots),
+                spot_is_forced=forced,
+                legal=g.is_legal(placement),
+                facing=tuple(g.facing(spot)),
+                around=self._map(spot, self._tile, self._rot),
+            )
+        if self._mode == MENU:
+            lines = tuple(f"{i + 1} {item}" for i, item in enumerate(MENU_ITEMS))
+            return Screen(MENU, "menu", lines=lines, cursor=self._cursor)
+        if self._mode == UNDO:
+            last = g.placements[-1]
+            prompt = f"undo tile {last.tile} at {last.q},{last.r}? #: yes, *: no"
+            return Screen(UNDO, prompt, tile=last.tile, spot=last.cell)
+        if self._mode == SCORES:
+            lines = tuple(
+                f"{p}: line {s.line}, loop {s.loop}, {s.points} points"
+                for p, s in g.scores().items()
+            )
+            return Screen(SCORES, "scores (any key: back)", lines=lines)
+        spaces = g.forced_spaces()
+        lines = tuple(
+            f"{q},{r}: " + "".join(_letter(c) for c in g.facing((q, r))) for q, r in spaces
+        )
+        if not spaces:
+            return Screen(FORCED, "no forced space (any key: back)")
+        spot = spaces[self._cursor % len(spaces)]
+        return Screen(
+            FORCED,
+            f"forced space {self._cursor % len(spaces) + 1}/{len(spaces)} (A/B: next)",
+            spot=spot,
+            facing=tuple(g.facing(spot)),
+            around=self._map(spot, None, 0),
+            lines=lines,
+            cursor=self._cursor % len(spaces),
+        )
+
+
+def _letter(colour: str | None) -> str:
+    return "-" if colour is None else colour[0].upper()
