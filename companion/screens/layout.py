@@ -1,0 +1,153 @@
+"""Pieces every screen is built from: a title bar, a scrolling list, a footer, a warning bar.
+
+Each takes the ``ImageDraw`` and the panel's size and palette, so the screens differ only in
+what they say, and a 128x128 panel simply shows more lines than a 128x64 one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import ImageDraw
+
+from companion.screens.palette import Colour, Palette
+from companion.screens.text import (
+    LINE_HEIGHT,
+    clip,
+    columns,
+    draw_text,
+    draw_text_right,
+    printable,
+)
+
+#: Height of a title bar, a footer and the warning bar; also the pitch of list lines.
+BAR = 10
+#: Vertical distance between lines of a list.
+PITCH = LINE_HEIGHT + 1
+
+
+def draw_title_bar(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    title: str,
+    width: int,
+    *,
+    right: str | None = None,
+    fill: Colour | None = None,
+    ink: Colour | None = None,
+) -> int:
+    """A filled bar across the top with ``title`` (and ``right`` flush right); returns the first
+    free row below it. ``fill`` and ``ink`` default to the accent colour and text on it."""
+    draw.rectangle((0, 0, width - 1, BAR - 1), fill=palette.accent if fill is None else fill)
+    ink = palette.on_fill if ink is None else ink
+    room = columns(width - 4)
+    if right:
+        right = clip(printable(right), room // 2)
+        draw_text_right(draw, width - 1, 1, right, ink)
+        room -= len(right) + 1
+    draw_text(draw, 2, 1, clip(printable(title), room), ink)
+    return BAR + 2
+
+
+def bottom_text_row(height: int) -> int:
+    """Where the bottom line's capitals start, so its descenders (and a cursor ``_``) end on
+    the last pixel row."""
+    return height - LINE_HEIGHT
+
+
+def draw_footer(
+    draw: ImageDraw.ImageDraw, palette: Palette, text: str, width: int, height: int
+) -> int:
+    """A hint on the bottom line, under a rule; returns the last row free above it."""
+    top = height - BAR - 1
+    draw.line((0, top, width - 1, top), fill=palette.dim)
+    draw_text(
+        draw, 1, bottom_text_row(height), clip(printable(text), columns(width - 2)), palette.dim
+    )
+    return top - 2
+
+
+def draw_warning_bar(
+    draw: ImageDraw.ImageDraw, palette: Palette, warning: str, width: int, height: int
+) -> int:
+    """The latest warning in a filled bar along the bottom edge (amber on a colour panel);
+    returns the last row free above it."""
+    top = height - BAR
+    draw.rectangle((0, top, width - 1, height - 1), fill=palette.warning)
+    text = clip(printable("! " + warning), columns(width - 4))
+    draw_text(draw, 2, bottom_text_row(height), text, palette.on_warning)
+    return top - 2
+
+
+def visible_window(count: int, selected: int, rows: int) -> range:
+    """Which of ``count`` lines to show in ``rows`` so that ``selected`` is among them.
+
+    The list scrolls only when the selection would leave the screen, one line at a time, as a
+    keypad user expects.
+    """
+    rows = max(1, rows)
+    first = 0 if selected < rows else selected - rows + 1
+    return range(first, min(count, first + rows))
+
+
+def _draw_scroll_marks(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    width: int,
+    top: int,
+    bottom: int,
+    *,
+    above: bool,
+    below: bool,
+) -> None:
+    """Small triangles at the right edge saying that more lines lie above or below."""
+    x = width - 5
+    if above:
+        draw.polygon([(x, top + 3), (x + 4, top + 3), (x + 2, top + 1)], fill=palette.foreground)
+    if below:
+        draw.polygon(
+            [(x, bottom - 3), (x + 4, bottom - 3), (x + 2, bottom - 1)], fill=palette.foreground
+        )
+
+
+def draw_list(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    lines: Sequence[tuple[str, str]],
+    selected: int | None,
+    width: int,
+    top: int,
+    bottom: int,
+) -> None:
+    """Lines of ``(left, right)`` text from row ``top`` to ``bottom``, the selected one filled.
+
+    ``right`` is drawn flush right (a setting's value); either may be empty. The list scrolls
+    to keep ``selected`` in view, with marks at the edge when lines are hidden.
+    """
+    rows = max(1, (bottom - top + 2) // PITCH)
+    window = visible_window(len(lines), selected or 0, rows)
+    scrolled = window.start > 0 or window.stop < len(lines)
+    text_right = width - 1 - (7 if scrolled else 0)
+    for row, index in enumerate(window):
+        y = top + 1 + row * PITCH
+        left_text, right_text = lines[index]
+        ink = palette.foreground
+        if index == selected:
+            draw.rectangle((0, y - 1, text_right, y + LINE_HEIGHT - 1), fill=palette.accent)
+            ink = palette.on_fill
+        room = columns(text_right - 2)
+        right_text = clip(printable(right_text), max(0, room - 2))
+        left_room = room - len(right_text) - (1 if right_text else 0)
+        draw_text(draw, 2, y, clip(printable(left_text), left_room), ink)
+        if right_text:
+            draw_text_right(draw, text_right, y, right_text, ink)
+    if scrolled:
+        _draw_scroll_marks(
+            draw,
+            palette,
+            width,
+            top,
+            top + len(window) * PITCH,
+            above=window.start > 0,
+            below=window.stop < len(lines),
+        )
