@@ -25,8 +25,9 @@ TIMER15 = "timer15"
 PASS = "pass"
 END = "end"
 NOTE = "note"
+PUTBACK = "putback"
 
-KINDS = (LIFT, RELEASE, RING, TIMER15, PASS, END, NOTE)
+KINDS = (LIFT, RELEASE, RING, TIMER15, PASS, END, NOTE, PUTBACK)
 
 
 def owner(glass: str) -> str:
@@ -41,7 +42,9 @@ def opponent(player: str) -> str:
 class Event:
     """One input. Unused fields are ``None``.
 
-    ``note`` events carry text only (warnings, comments written by the daemon or an arbiter);
+    ``putback`` says a lifted glass was set down again, not turned, on its own space (an aborted
+    lift seen by a tilt switch): it ends the lift without a move. ``note`` events carry text
+    only (warnings, comments written by the daemon or an arbiter);
     the rules ignore them, but they stay in the record.
     """
 
@@ -110,6 +113,11 @@ def timer15(t: float, player: str) -> Event:
     return Event(TIMER15, t, player=player)
 
 
+def putback(t: float, glass: str) -> Event:
+    """A lifted glass set down again on its space without being turned: no move was made."""
+    return Event(PUTBACK, t, glass=glass)
+
+
 def pass_turn(t: float, player: str) -> Event:
     return Event(PASS, t, player=player)
 
@@ -153,6 +161,8 @@ def parse_event(obj: Mapping[str, Any], t: float, line: int | None = None) -> Ev
             glass=_field(obj, "glass", line, choices=GLASSES),
             to=_space(obj, "to", line),
         )
+    if kind == PUTBACK:
+        return Event(PUTBACK, t, glass=_field(obj, "glass", line, choices=GLASSES))
     if kind == RING:
         return Event(
             RING,

@@ -24,6 +24,7 @@ from companion.tamsk.events import (
     NOTE,
     PASS,
     PLAYERS,
+    PUTBACK,
     RELEASE,
     RING,
     TIMER15,
@@ -136,6 +137,11 @@ class Outcome:
     ended_by: str  # "arbiter", "no-moves", "full-space"
     t: float
     tiebreak: tuple[tuple[str, float], ...] = ()
+
+
+def _full(space: str) -> str:
+    n = CAPACITY[space]
+    return f"{space} is full ({n} ring{'s' if n > 1 else ''})"
 
 
 class Game:
@@ -328,6 +334,9 @@ class Game:
         if kind == PASS:
             assert event.player is not None
             return self._pass(t, event.player)
+        if kind == PUTBACK:
+            assert event.glass is not None
+            return self._putback(t, event.glass)
         raise ValueError(f"unknown event kind {kind!r}")
 
     def apply_all(self, events: Iterable[Event]) -> list[Violation]:
@@ -423,6 +432,10 @@ class Game:
                 continue
             self.turn = player
             self.turn_no += 1
+            if player in self.late:
+                # his turn came round before he finished his late move: it is abandoned
+                self.late.discard(player)
+                self._drop_hand(player)
             if self.can_move(player) is False and player not in self.in_hand:
                 if (
                     self.can_move(opponent(player)) is False
@@ -458,7 +471,7 @@ class Game:
         out = {name: g.final_time() for name, g in self.glasses.items()}
         order = tuple(sorted(out.items(), key=lambda item: (item[1], item[0])))
         last = {p: max(out[g] for g in self._own(p)) for p in PLAYERS}
-        if abs(last["red"] - last["black"]) > SAME_INSTANT:
+        if abs(last["red"] - last["black"]) > SAME_INSTANT + 1e-9:
             return ("red" if last["red"] > last["black"] else "black"), order
         lasts = {max(self._own(p), key=lambda g: (out[g], g)) for p in PLAYERS}
         rest = [item for item in order if item[0] not in lasts]
@@ -503,6 +516,8 @@ class Game:
     def _lift(self, t: float, glass: str) -> Violation | None:
         player = owner(glass)
         if self.in_hand.get(player) == glass:
+            if player in self.late:
+                return None  # picked up again to finish a late move
             return self._refuse(t, player, "already-lifted", f"{glass} is already lifted")
         problem = self._lift_problem(player, glass)
         if problem is not None:
@@ -512,6 +527,18 @@ class Game:
         self.lifted_at[player] = t
         self.refused_lifts.pop(glass, None)
         self._close_windows()
+        return None
+
+    def _putback(self, t: float, glass: str) -> Violation | None:
+        player = owner(glass)
+        if self.refused_lifts.pop(glass, None) is not None:
+            return None
+        if self.in_hand.get(player) != glass:
+            return self._refuse(t, player, "not-lifted", f"{glass} was not lifted")
+        self._drop_hand(player)
+        self.late.discard(player)
+        if self.turn == player and self.can_move(player) is False:
+            self._turn_passes(t, auto_pass=player)
         return None
 
     def _drop_hand(self, player: str) -> None:
@@ -544,7 +571,9 @@ class Game:
         problem = self._destination_problem(glass, to)
         if problem is not None:
             self._turn_over_refused(t, glass)
-            self._drop_hand(player)
+            if not late:
+                self._drop_hand(player)
+            # a late mover keeps his move open: he may still complete it
             return self._refuse(t, player, *problem)
         frm = g.space
         lifted_at = self.lifted_at.get(player, t)
@@ -617,12 +646,7 @@ class Game:
                     return self._refuse(
                         t, player, "which-space", "say where the second ring goes (its space)"
                     )
-                return self._refuse(
-                    t,
-                    player,
-                    "ring-window-closed",
-                    "a ring is dropped right after a move, before the next glass is lifted",
-                )
+                return self._refuse(t, player, *self._why_no_ring(player))
             return self._drop_in_window(t, player, window)
         for window in (own, claim):
             if window is not None and window.move.to in (space, None):
@@ -632,7 +656,7 @@ class Game:
         if self.bonus_available(player):
             if self.is_full(space):
                 return self._refuse(
-                    t, player, "space-full", f"{space} is full ({CAPACITY[space]} rings)"
+                    t, player, "space-full", _full(space)
                 )
             assert self.bonus is not None
             self.bonus.used = True
@@ -649,9 +673,21 @@ class Game:
                 "wrong-space",
                 f"the ring goes over the glass just moved, on {w.move.to}, not on {space}",
             )
-        return self._refuse(
-            t,
-            player,
+        return self._refuse(t, player, *self._why_no_ring(player))
+
+    def _why_no_ring(self, player: str) -> tuple[str, str]:
+        """The reason a player understands for a ring that has nowhere to go now."""
+        b = self.bonus
+        for w in self.windows:
+            if w.dropped and w.move.player == player and w.move.ring == "own":
+                return "ring-already-dropped", "you already dropped your ring for this move"
+            if w.dropped and w.move.player == player and w.move.ring == "claimed":
+                return "ring-claimed", "your opponent claimed the ring for this move"
+            if w.dropped and w.move.player != player:
+                return "ring-already-dropped", "a ring was already dropped for this move"
+        if b is not None and b.player == player and b.used and b.turn_no == self.turn_no:
+            return "second-ring-used", "your second ring is already dropped"
+        return (
             "ring-window-closed",
             "a ring is dropped right after a move, before the next glass is lifted",
         )
@@ -662,7 +698,7 @@ class Game:
         target = window.move.to if window.move.to is not None else space
         if target is not None and self.is_full(target):
             return self._refuse(
-                t, player, "space-full", f"{target} is full ({CAPACITY[target]} rings)"
+                t, player, "space-full", _full(target)
             )
         window.dropped = True
         self.rings_left[player] -= 1

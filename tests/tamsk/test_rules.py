@@ -508,10 +508,6 @@ def test_time_tiebreak_within_1ms_goes_to_the_owner_of_the_glass_before() -> Non
     assert g.outcome is not None and g.outcome.winner == "black"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: 199.0 - 198.999 is 0.0010000000000048 in floats, judged '> 1 ms'",
-)
 def test_time_tiebreak_exactly_1ms_apart_counts_as_within() -> None:
     g = opened(2, periods={"b2": 175.999})
     play(g, ev.end(60))
@@ -575,14 +571,12 @@ def late_then_refused_release() -> Game:
     return g
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the late mover cannot complete his move")
 def test_late_mover_completes_his_move_after_a_refused_release() -> None:
     g = late_then_refused_release()
     assert play(g, ev.release(42, "r1", "b2")) == []
     assert g.glasses["r1"].space == "b2"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a stale 'late' mark keeps the turn")
 def test_turns_alternate_after_an_abandoned_late_move() -> None:
     g = late_then_refused_release()
     play(g, ev.release(44, "b2", "f4"))

@@ -32,20 +32,7 @@ CASES = sorted(FOLDER.glob("*.jsonl"))
 EXAMPLES = {"p01_opening_and_claim", "p02_forfeit_adjusted", "p03_time_tiebreak"}
 
 #: Scenarios the engine does not pass yet, with what the contract says.
-KNOWN_ENGINE_BUGS = {
-    "s34_tiebreak_exactly_1ms": (
-        "last glasses 1 ms apart are 'within 1 ms': 199.0 - 198.999 is 0.0010000000000048 in "
-        "floating point, and the engine's strict '> 0.001' calls them distinct"
-    ),
-    "s41_late_move_completed_after_refused_release": (
-        "a late mover 'still completes the move': after his refused release the engine refuses "
-        "his next release as out of turn"
-    ),
-    "s42_turns_alternate_after_abandoned_late_move": (
-        "the 'late' mark stays after a refused late release, so the player's next ordinary "
-        "move (lifted first) is taken as late and does not hand the turn over"
-    ),
-}
+KNOWN_ENGINE_BUGS: dict[str, str] = {}
 
 
 def load_checker() -> ModuleType:
