@@ -42,6 +42,73 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if verdict.ok else 1
 
 
+def cmd_config(args: argparse.Namespace) -> int:
+    from companion import config
+
+    if args.print_default:
+        print(config.DEFAULT_TOML, end="")
+        return 0
+    try:
+        cfg = config.load(args.config)
+    except config.ConfigError as exc:
+        print(f"companion config: {exc}", file=sys.stderr)
+        return 2
+    import tomli_w
+
+    print(tomli_w.dumps(cfg), end="")
+    return 0
+
+
+def _load_config(path: str | None) -> dict[str, object]:
+    from companion import config
+
+    try:
+        return config.load(path)
+    except config.ConfigError as exc:
+        print(f"companion: config: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    from pathlib import Path
+
+    from companion.clock import MonotonicClock
+    from companion.daemon import serve
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    cfg = _load_config(args.config)
+    backend = args.backend or str(cfg["table"]["backend"])  # type: ignore[index]
+    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])  # type: ignore[index]
+    try:
+        return asyncio.run(
+            serve(
+                cfg,
+                backend=backend,
+                journal_dir=journal_dir,
+                clock=MonotonicClock(),
+                stdin_driver=args.pins_from_stdin,
+                new_game=args.new_game,
+            )
+        )
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.demo import main as demo_main
+
+    if args.interactive:
+        from companion.desktop import main as desktop_main
+
+        return desktop_main(_load_config(args.config))
+    gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
+    return demo_main(args.speed, gif, Path(args.journal_dir) if args.journal_dir else None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -55,6 +122,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a .jsonl scenario or a game journal")
     p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("run", help="run the table daemon")
+    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
+    p.add_argument("--backend", choices=["pi", "hub", "mock", "desktop"])
+    p.add_argument("--journal-dir", help="where journals go (default from the config)")
+    p.add_argument("--new-game", action="store_true", help="do not resume an unfinished game")
+    p.add_argument(
+        "--pins-from-stdin",
+        action="store_true",
+        help="mock backend: drive the mock pins from JSON lines on stdin (tests)",
+    )
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("demo", help="a scripted level-3 game on mock pins, OLED in the terminal")
+    p.add_argument("--speed", type=float, default=12.0, help="time compression (default 12)")
+    p.add_argument("--gif", help="where to write the OLED animation (default out/demo-oled.gif)")
+    p.add_argument("--journal-dir", help="where the demo's journal goes (default a temp folder)")
+    p.add_argument("--interactive", action="store_true", help="play yourself (desktop backend)")
+    p.add_argument("--config", help="config file for --interactive")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("config", help="show the configuration")
+    p.add_argument("--print-default", action="store_true", help="the built-in defaults as TOML")
+    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
+    p.set_defaults(func=cmd_config)
 
     p = sub.add_parser("verify", help="check a journal's hash chain and rules")
     p.add_argument("file", help="a game journal (.jsonl)")

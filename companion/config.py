@@ -1,0 +1,180 @@
+"""Configuration: built-in defaults, overridden by ``/etc/companion/config.toml``.
+
+The defaults are a TOML text (``companion config --print-default``) so that what a user copies
+and edits is exactly what the daemon would use. Unknown keys and wrong types are refused with a
+message naming the key, rather than silently ignored.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = Path("/etc/companion/config.toml")
+
+DEFAULT_TOML = """\
+# companion configuration. Every key is optional; these are the defaults.
+
+[table]
+number = 1
+# Where game journals are written (systemd's StateDirectory).
+journal_dir = "/var/lib/companion"
+# Which backend drives the table: "pi" (GPIO on this Pi), "hub" (the Pico sensor hub on USB),
+# "mock" (gpiozero's MockFactory and luma's dummy display) or "desktop" (keyboard + terminal).
+backend = "pi"
+# gpiozero pin factory on the Pi: "" lets gpiozero choose (lgpio on a Pi 5); "rpigpio" for
+# older Pis with RPi.GPIO.
+pin_factory = ""
+hub_port = "/dev/ttyACM0"
+
+[game]
+level = 3
+ruleset = "adjusted"   # "adjusted" (English rule book) or "original" (French/Czech)
+start = "standard"     # or "free"
+
+[calibration]
+# Measured run time of each hourglass in seconds (`companion calibrate` writes these).
+r1 = 180.0
+r2 = 180.0
+r3 = 180.0
+b1 = 180.0
+b2 = 180.0
+b3 = 180.0
+timer15 = 15.0
+
+[input]
+settle_ms = 250        # a tilt switch stable this long in the other orientation: released
+horizontal_ms = 1500   # chatter longer than this: the glass is held horizontally
+button_lockout_ms = 30
+hold_s = 2.0           # a long press on the menu button
+timer15_shared = false # one 15-second button for both players
+keypad = "auto"        # "auto", "evdev:/dev/input/by-path/...", "matrix" or "none"
+
+[pins.tilt]
+r1 = 17
+r2 = 27
+r3 = 22
+b1 = 5
+b2 = 6
+b3 = 13
+
+[pins.ring]
+red = 23
+black = 24
+
+[pins.timer15]
+red = 25
+black = 16
+shared = 25
+
+[pins]
+menu = 26
+buzzer = 12
+
+[pins.keypad]
+rows = [4, 18, 19, 20]
+cols = [21, 14, 15, 7]
+
+[display]
+driver = "ssd1306"     # "ssd1306", "sh1106" (I2C) or "ssd1351" (colour, SPI)
+i2c_port = 1
+i2c_address = 0x3C
+width = 128
+height = 64
+rotate = 0
+max_fps = 10
+show_sand_seconds = true
+
+[buzzer]
+kind = "tonal"         # "tonal" (passive piezo, TonalBuzzer) or "active" (Buzzer)
+muted = false
+low_sand_s = 10.0
+
+[arbiter]
+# sha256 hex of the arbiter PIN (`companion arbiter --hash-pin`); empty: arbiter mode off.
+pin_sha256 = ""
+"""
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used, with the key at fault."""
+
+
+def defaults() -> dict[str, Any]:
+    return tomllib.loads(DEFAULT_TOML)
+
+
+def _merge(base: dict[str, Any], override: Mapping[str, Any], where: str = "") -> None:
+    for key, value in override.items():
+        name = f"{where}{key}"
+        if key not in base:
+            raise ConfigError(f"unknown setting {name!r}")
+        current = base[key]
+        if isinstance(current, dict):
+            if not isinstance(value, dict):
+                raise ConfigError(f"{name!r} must be a table of settings")
+            _merge(current, value, f"{name}.")
+            continue
+        if isinstance(current, bool) != isinstance(value, bool) or (
+            not isinstance(current, bool)
+            and type(current) is not type(value)
+            and not (isinstance(current, float) and isinstance(value, int))
+        ):
+            raise ConfigError(f"{name!r} must be {type(current).__name__}, got {value!r}")
+        base[key] = float(value) if isinstance(current, float) else value
+
+
+def load(path: str | Path | None = None, *, text: str | None = None) -> dict[str, Any]:
+    """The configuration: defaults, then the file (if it exists) over them."""
+    config = defaults()
+    if text is None:
+        p = Path(path) if path is not None else DEFAULT_PATH
+        if not p.exists():
+            if path is not None:
+                raise ConfigError(f"{p}: no such file")
+            return config
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"{p}: {exc.strerror}") from None
+    try:
+        override = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}") from None
+    _merge(config, override)
+    validate(config)
+    return config
+
+
+def validate(config: Mapping[str, Any]) -> None:
+    game = config["game"]
+    if game["level"] not in (1, 2, 3):
+        raise ConfigError("'game.level' must be 1, 2 or 3")
+    if game["ruleset"] not in ("adjusted", "original"):
+        raise ConfigError("'game.ruleset' must be adjusted or original")
+    if game["start"] not in ("standard", "free"):
+        raise ConfigError("'game.start' must be standard or free")
+    if config["table"]["backend"] not in ("pi", "hub", "mock", "desktop"):
+        raise ConfigError("'table.backend' must be pi, hub, mock or desktop")
+    for glass, seconds in config["calibration"].items():
+        if not 0 < seconds < 3600:
+            raise ConfigError(f"'calibration.{glass}' must be seconds > 0")
+    pins: list[int] = [*config["pins"]["tilt"].values(), *config["pins"]["ring"].values()]
+    pins += [config["pins"]["timer15"]["red"], config["pins"]["timer15"]["black"]]
+    pins += [config["pins"]["menu"], config["pins"]["buzzer"]]
+    if len(pins) != len(set(pins)):
+        raise ConfigError("two inputs or outputs share one GPIO pin in [pins]")
+
+
+def periods(config: Mapping[str, Any]) -> dict[str, float]:
+    """The calibrated periods, as a journal header and the rules want them."""
+    return {k: float(v) for k, v in config["calibration"].items()}
+
+
+def with_calibration(config: Mapping[str, Any], measured: Mapping[str, float]) -> dict[str, Any]:
+    out = copy.deepcopy(dict(config))
+    out["calibration"].update({k: round(float(v), 2) for k, v in measured.items()})
+    return out

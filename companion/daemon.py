@@ -1,0 +1,333 @@
+"""`companion run`: the table daemon, one asyncio loop.
+
+Inputs arrive from other threads (gpiozero's callback thread, the keypad reader, the sensor hub
+reader) and are handed to the loop with ``loop.call_soon_threadsafe``; the loop is the only
+place that touches the table, the journal, the buzzer and the display. It sleeps until the next
+thing is due (an input, a debounce settling, the 15-second timer, a glass running low or out, a
+frame, a watchdog ping) and never polls in a busy loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from companion.clock import Clock
+from companion.table import RawInput, Table
+
+log = logging.getLogger(__name__)
+
+
+class Ticking(Protocol):
+    def poll(self, now: float) -> Any: ...
+
+    def next_wakeup(self) -> float | None: ...
+
+
+class Notifier(Protocol):
+    def ready(self) -> object: ...
+
+    def status(self, text: str) -> object: ...
+
+    def watchdog(self) -> object: ...
+
+    def stopping(self) -> object: ...
+
+
+class NullNotifier:
+    def ready(self) -> None:
+        pass
+
+    def status(self, text: str) -> None:
+        pass
+
+    def watchdog(self) -> None:
+        pass
+
+    def stopping(self) -> None:
+        pass
+
+
+#: How the loop waits: for an input from the queue, or until ``timeout`` seconds have passed.
+Waiter = Callable[["asyncio.Queue[RawInput]", float | None], Awaitable[RawInput | None]]
+
+
+async def wait_real(queue: asyncio.Queue[RawInput], timeout: float | None) -> RawInput | None:
+    try:
+        return await asyncio.wait_for(queue.get(), timeout)
+    except TimeoutError:
+        return None
+
+
+class Daemon:
+    """Runs a :class:`Table` with its display, buzzer, keypad and systemd notification."""
+
+    def __init__(
+        self,
+        table: Table,
+        clock: Clock,
+        *,
+        display: Any = None,
+        sounder: Ticking | None = None,
+        tickers: list[Ticking] | None = None,
+        notifier: Notifier | None = None,
+        watchdog_interval: float | None = None,
+        waiter: Waiter = wait_real,
+    ) -> None:
+        self.table = table
+        self.clock = clock
+        self.display = display
+        self.sounder = sounder
+        self.tickers = list(tickers or [])
+        self.notifier = notifier or NullNotifier()
+        self.watchdog_interval = watchdog_interval
+        self.waiter = waiter
+        self.queue: asyncio.Queue[RawInput] = asyncio.Queue()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.stop_event = asyncio.Event()
+        self._next_ping = 0.0
+        self._status = ""
+        self.inputs_handled = 0
+
+    def deliver(self, raw: RawInput) -> None:
+        """Thread-safe entry for every backend's inputs."""
+        loop = self.loop
+        if loop is None:
+            raise RuntimeError("the daemon is not running")
+        loop.call_soon_threadsafe(self.queue.put_nowait, raw)
+
+    def stop(self) -> None:
+        self.stop_event.set()
+
+    def _wakeup(self, now: float) -> float | None:
+        times = []
+        w = self.table.next_wakeup()
+        if w is not None:
+            times.append(w)
+        for t in [self.sounder, *self.tickers]:
+            if t is not None and (w := t.next_wakeup()) is not None:
+                times.append(w)
+        if self.display is not None and self._display_wanted():
+            times.append(self.display.due(now))
+        if self.watchdog_interval:
+            times.append(self._next_ping)
+        return min(times) if times else None
+
+    def _display_wanted(self) -> bool:
+        """Whether the screen may change without an input: sand running, timer, messages."""
+        table = self.table
+        game = table.game
+        if table.changed:
+            return True
+        if game is None or game.over:
+            return False
+        return game.timer.running or any(g.running for g in game.glasses.values())
+
+    def step(self, raw: RawInput | None) -> None:
+        """Handle one input (if any) and everything due now."""
+        table = self.table
+        if raw is not None:
+            table.feed(raw)
+            self.inputs_handled += 1
+        now = self.clock.now()
+        table.poll()
+        for t in [self.sounder, *self.tickers]:
+            if t is not None:
+                t.poll(now)
+        if self.display is not None and self._display_wanted():
+            if now >= self.display.due(now):
+                self.display.refresh(table.view(), now)
+                table.changed = False
+        if self.watchdog_interval and now >= self._next_ping:
+            self.notifier.watchdog()
+            self._next_ping = now + self.watchdog_interval
+        status = table.status_line()
+        if status != self._status:
+            self._status = status
+            self.notifier.status(status)
+
+    async def run(self) -> None:
+        """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it)."""
+        self.loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                self.loop.add_signal_handler(sig, self.stop)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
+        self.notifier.ready()
+        self._next_ping = self.clock.now()
+        self.step(None)
+        stop_task = asyncio.ensure_future(self.stop_event.wait())
+        try:
+            while not self.stop_event.is_set():
+                now = self.clock.now()
+                wake = self._wakeup(now)
+                timeout = None if wake is None else max(0.0, wake - now)
+                wait = asyncio.ensure_future(self.waiter(self.queue, timeout))
+                done, _ = await asyncio.wait({wait, stop_task}, return_when=asyncio.FIRST_COMPLETED)
+                if wait not in done:
+                    wait.cancel()
+                    break
+                raw = wait.result()
+                self.step(raw)
+                while not self.queue.empty():
+                    self.step(self.queue.get_nowait())
+        finally:
+            stop_task.cancel()
+            self.notifier.stopping()
+            self.table.close()
+
+
+# ---------------------------------------------------------------------- building a table
+
+
+def find_unfinished(journal_dir: Path) -> Path | None:
+    """The newest Tamsk journal in the folder whose game is not over."""
+    from companion.simulate import load
+
+    candidates = sorted(journal_dir.glob("tamsk-*.jsonl"), key=lambda p: p.stat().st_mtime)
+    for path in reversed(candidates):
+        try:
+            loaded = load(path)
+            from companion.tamsk.simulate import simulate
+
+            state = simulate(loaded.scenario.header, loaded.scenario.events)
+        except Exception as exc:  # a damaged journal is reported, never fatal
+            log.warning("%s: cannot resume: %s", path, exc)
+            continue
+        if not state["over"]:
+            return path
+    return None
+
+
+def rules_from_config(config: Mapping[str, Any]) -> Any:
+    from companion.config import periods
+    from companion.tamsk.game import Rules
+
+    p = periods(config)
+    timer = p.pop("timer15", 15.0)
+    g = config["game"]
+    return Rules(int(g["level"]), str(g["ruleset"]), str(g["start"]), p, timer)
+
+
+def stdin_pin_driver(inputs: Any, clock: Clock) -> Callable[[], None]:
+    """The mock backend's test hook: JSON lines on stdin drive gpiozero's mock pins.
+
+    Each line is ``{"tilt": "r1", "level": 1}``, ``{"button": "ring.red", "pressed": true}``
+    or ``{"key": "3"}``; the pin is driven like a real switch would drive it, so the edge goes
+    through gpiozero and our debounce exactly as on the table.
+    """
+
+    def on_line(line: str, deliver: Callable[[RawInput], None]) -> None:
+        try:
+            cmd = json.loads(line)
+        except json.JSONDecodeError:
+            print(f"companion run: not JSON: {line.strip()!r}", file=sys.stderr)
+            return
+        if "tilt" in cmd:
+            pin = inputs.pin("tilt", cmd["tilt"])
+            (pin.drive_low if cmd.get("level", 1) else pin.drive_high)()
+        elif "button" in cmd:
+            pin = inputs.pin("button", cmd["button"])
+            (pin.drive_low if cmd.get("pressed", True) else pin.drive_high)()
+        elif "key" in cmd:
+            deliver(RawInput("key", str(cmd["key"]), True, clock.now()))
+
+    return on_line  # type: ignore[return-value]
+
+
+async def serve(
+    config: Mapping[str, Any],
+    *,
+    backend: str,
+    journal_dir: Path,
+    clock: Clock,
+    stdin_driver: bool = False,
+    new_game: bool = False,
+) -> int:
+    """Build the table for a backend and run it until SIGTERM."""
+    from companion.hw.display import Display, make_device
+    from companion.hw.inputs import GpioInputs
+
+    factory: Any = None
+    if backend == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin)
+    elif backend == "pi" and config["table"]["pin_factory"] == "rpigpio":
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+        factory = RPiGPIOFactory()
+    sounder = make_sounder(config, factory)
+    table = Table(
+        clock, journal_dir, config=config, sound=lambda pattern: sounder.play(pattern, clock.now())
+    )
+    daemon = Daemon(
+        table,
+        clock,
+        display=Display(make_device(config, backend), max_fps=config["display"]["max_fps"]),
+        sounder=sounder,
+        notifier=_make_notifier(),
+        watchdog_interval=_watchdog_interval(),
+    )
+    daemon.loop = asyncio.get_running_loop()
+    inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
+    for glass, level in inputs.tilt_levels().items():
+        table.tilts[glass].stable = table.tilts[glass].level = level
+    unfinished = None if new_game else find_unfinished(journal_dir)
+    if unfinished is not None:
+        notes = table.resume(unfinished)
+        log.info("resumed %s %s", unfinished, "; ".join(notes))
+        print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
+    else:
+        path = table.start_game(rules_from_config(config))
+        print(f"companion: new game, journal {path}", file=sys.stderr, flush=True)
+    if stdin_driver:
+        on_line = stdin_pin_driver(inputs, clock)
+        loop = asyncio.get_running_loop()
+
+        def read_stdin() -> None:
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(on_line, line, daemon.deliver)  # type: ignore[call-arg]
+            loop.call_soon_threadsafe(daemon.stop)
+
+        import threading
+
+        threading.Thread(target=read_stdin, name="stdin-pins", daemon=True).start()
+    try:
+        await daemon.run()
+    finally:
+        inputs.close()
+    return 0
+
+
+def make_sounder(config: Mapping[str, Any], factory: Any) -> Any:
+    """The buzzer from the config: a passive piezo (TonalBuzzer) or an active Buzzer."""
+    from gpiozero import Buzzer
+
+    from companion.hw.buzzer import Sounder, piezo
+
+    pin = config["pins"]["buzzer"]
+    kind = config["buzzer"]["kind"]
+    device = (
+        piezo(pin, pin_factory=factory) if kind == "tonal" else Buzzer(pin, pin_factory=factory)
+    )
+    return Sounder(device, muted=bool(config["buzzer"]["muted"]))
+
+
+def _make_notifier() -> Notifier:
+    from companion.sdnotify import Notifier as SdNotifier
+
+    return SdNotifier()
+
+
+def _watchdog_interval() -> float | None:
+    from companion.sdnotify import watchdog_interval
+
+    return watchdog_interval()

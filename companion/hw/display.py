@@ -1,0 +1,115 @@
+"""The OLED: a luma device fed with the pictures :mod:`companion.screens` draws.
+
+luma's devices are image sinks over a transport (I2C, SPI) or, for tests and the mock backend,
+``luma.core.device.dummy``, which keeps the last image instead of sending bytes. This module is
+the only place that touches a device: it picks the screen for the table's state, redraws only
+when the picture changed, and never more than ``max_fps`` times a second.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PIL import Image
+
+from companion import screens
+
+
+def make_device(config: Mapping[str, Any], backend: str) -> Any:
+    """The luma device for a backend: the real panel on a Pi, luma's dummy elsewhere."""
+    disp = config["display"]
+    width, height = int(disp["width"]), int(disp["height"])
+    driver = disp["driver"]
+    if driver == "ssd1351":
+        width, height = 128, 128
+    if backend != "pi" and backend != "hub":
+        from luma.core.device import dummy
+
+        return dummy(width=width, height=height, mode="RGB" if driver == "ssd1351" else "1")
+    if driver in ("ssd1306", "sh1106"):
+        from luma.core.interface.serial import i2c
+        from luma.oled import device as oled
+
+        serial = i2c(port=int(disp["i2c_port"]), address=int(disp["i2c_address"]))
+        cls = oled.ssd1306 if driver == "ssd1306" else oled.sh1106
+        return cls(serial, width=width, height=height, rotate=int(disp["rotate"]))
+    if driver == "ssd1351":
+        from luma.core.interface.serial import spi
+        from luma.oled.device import ssd1351
+
+        serial = spi(port=0, device=0, gpio_DC=9, gpio_RST=None)
+        return ssd1351(serial, width=128, height=128, rotate=int(disp["rotate"]))
+    raise ValueError(f"unknown display driver {driver!r}")
+
+
+def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Image.Image:
+    """The screen a player should see for this state."""
+    if view.get("game") is None:
+        return screens.error_screen(
+            "Hold MENU or type on the keypad to start a game",
+            title="companion",
+            size=size,
+            mode=mode,
+        )
+    if view.get("over"):
+        return screens.result_screen(view, size=size, mode=mode)
+    image = screens.table_screen(view, size=size, mode=mode)
+    if view.get("entry"):
+        image = screens.with_prompt(image, "to", str(view["entry"]))
+    return image
+
+
+class Display:
+    """Redraws the OLED on change, at most ``max_fps`` times a second; no busy loop."""
+
+    def __init__(
+        self,
+        device: Any,
+        *,
+        max_fps: float = 10.0,
+        on_frame: Callable[[Image.Image, float], None] | None = None,
+    ) -> None:
+        self.device = device
+        self.min_interval = 1.0 / max_fps
+        self.last_at = -1e9  # the last frame sent
+        self.last_check = -1e9  # the last time a frame was drawn (sent or not)
+        self.last_bytes: bytes | None = None
+        self.frames = 0
+        self.image: Image.Image | None = None
+        self._on_frame = on_frame
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return tuple(self.device.size)  # type: ignore[return-value]
+
+    @property
+    def mode(self) -> str:
+        return str(self.device.mode)
+
+    def due(self, now: float) -> float:
+        """The earliest time the next frame may be drawn."""
+        return self.last_check + self.min_interval
+
+    def refresh(self, view: Mapping[str, Any], now: float) -> bool:
+        """Draw the state if allowed now and different from what is shown. True if drawn."""
+        if now < self.last_check + self.min_interval:
+            return False
+        self.last_check = now
+        image = pick_screen(view, self.size, self.mode)
+        data = image.tobytes()
+        if data == self.last_bytes:
+            return False
+        self.device.display(image)
+        self.last_bytes = data
+        self.last_at = now
+        self.image = image
+        self.frames += 1
+        if self._on_frame is not None:
+            self._on_frame(image, now)
+        return True
+
+    def cleanup(self) -> None:
+        cleanup = getattr(self.device, "cleanup", None)
+        if callable(cleanup):
+            cleanup()

@@ -1,0 +1,536 @@
+"""The table: raw inputs in, journaled game events, sounds and screens out.
+
+:class:`Table` is the daemon's brain without the asyncio plumbing. It owns the game, its
+journal, the tilt and button debouncers, the keypad entry, the buzzer and the screen, and it
+never sleeps or reads the wall clock itself: every raw input carries the monotonic time it
+happened, and :meth:`Table.poll` is called with the clock's time whenever
+:meth:`Table.next_wakeup` says something is due. Tests and the demo drive it on a fake clock.
+
+Ordering: the journal must be in time order, but a tilt switch's release is only certain
+``settle`` seconds after the edge it is dated at. Inputs that happen meanwhile wait in a short
+queue until every glass in motion has settled past them, so the journal (and the fold) always
+sees events in the order they happened, with the times they happened.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.clock import Clock
+from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
+from companion.journal import JournalWriter
+from companion.tamsk.board import COLUMNS, SPACES
+from companion.tamsk.events import GLASSES, opponent, parse_event
+from companion.tamsk.game import Game, Rules
+
+log = logging.getLogger(__name__)
+
+RING_BUTTONS = {"ring.red": "red", "ring.black": "black"}
+TIMER_BUTTONS = {"timer15.red": "red", "timer15.black": "black"}
+
+
+@dataclass(frozen=True)
+class RawInput:
+    """One raw input from any backend: a switch edge, a button edge or a key.
+
+    ``kind`` is "tilt" (``name`` a glass, ``value`` the switch level), "button" (``name`` like
+    "ring.red", "timer15.black", "timer15.shared" or "menu"; ``value`` pressed) or "key"
+    (``name`` the key: 0-9, A-D, * or #). ``t`` is monotonic seconds when it happened.
+    """
+
+    kind: str
+    name: str
+    value: bool
+    t: float
+
+
+@dataclass(order=True)
+class _Pending:
+    t: float
+    seq: int
+    body: dict[str, Any] = field(compare=False)
+    motion_of: str | None = field(default=None, compare=False)  # a glass's own lift
+
+
+class Table:
+    """A Tamsk table in play (or waiting for a game)."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        journal_dir: str | Path,
+        *,
+        config: Mapping[str, Any],
+        levels: Mapping[str, bool] | None = None,
+        sound: Callable[[str], None] | None = None,
+        on_record: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.clock = clock
+        self.journal_dir = Path(journal_dir)
+        self.config = config
+        inp = config["input"]
+        self.settle = inp["settle_ms"] / 1000.0
+        self.horizontal = inp["horizontal_ms"] / 1000.0
+        self.timer15_shared = bool(inp["timer15_shared"])
+        levels = levels or {}
+        self.tilts = {
+            g: TiltInterpreter(
+                g, bool(levels.get(g, False)), settle=self.settle, horizontal=self.horizontal
+            )
+            for g in GLASSES
+        }
+        lockout = inp["button_lockout_ms"] / 1000.0
+        names = [*RING_BUTTONS, *TIMER_BUTTONS, "timer15.shared", "menu"]
+        self.buttons = {
+            n: ButtonDebouncer(n, lockout=lockout, hold=inp["hold_s"] if n == "menu" else None)
+            for n in names
+        }
+        self._sound = sound or (lambda pattern: None)
+        self._on_record = on_record
+        self.game: Game | None = None
+        self.writer: JournalWriter | None = None
+        self.header: dict[str, Any] = {}
+        self.mono0 = 0.0  # monotonic time of game time 0
+        self._pending: list[_Pending] = []
+        self._seq = itertools.count()
+        self.warning: str | None = None
+        self.warning_until = 0.0
+        self.error: str | None = None
+        self.error_until = 0.0
+        self.entry = ""  # keys typed so far
+        self.destination: dict[str, str] = {}  # player -> space typed for his next release
+        self.paused = False
+        self._ticked: set[int] = set()
+        self._low_warned: dict[str, float] = {}
+        self._timer_seen = False
+        self.changed = True  # something to redraw
+        self._path: Path | None = None
+
+    # ------------------------------------------------------------------ games
+
+    @property
+    def journal_path(self) -> Path | None:
+        """The current (or last) game's journal."""
+        return self._path
+
+    def game_time(self, mono: float | None = None) -> float:
+        return (self.clock.now() if mono is None else mono) - self.mono0
+
+    def start_game(
+        self,
+        rules: Rules,
+        *,
+        names: Mapping[str, str] | None = None,
+        table: int | None = None,
+        name: str | None = None,
+    ) -> Path:
+        """Begin a new game now: a new journal with its header, time 0 is this instant."""
+        self.close()
+        now, wall = self.clock.now(), self.clock.wall()
+        stamp = datetime.fromtimestamp(wall, UTC)
+        table_no = int(table if table is not None else self.config["table"]["number"])
+        filename = name or f"tamsk-t{table_no}-{stamp:%Y%m%d-%H%M%S}.jsonl"
+        header: dict[str, Any] = {
+            "game": "tamsk",
+            "level": rules.level,
+            "ruleset": rules.ruleset,
+            "start": rules.start,
+            "periods": {**dict(rules.periods), "timer15": rules.timer_period},
+            "names": dict(names or {}),
+            "table": table_no,
+            "software": f"companion {__version__}",
+            "created": stamp.isoformat(timespec="seconds"),
+            "wall0": round(wall, 3),
+        }
+        self.writer = JournalWriter.create(self.journal_dir / filename, header)
+        self._path = self.writer.path
+        self.header = header
+        self.game = Game(rules)
+        self.mono0 = now
+        self._reset_feedback()
+        self.changed = True
+        return self.writer.path
+
+    def resume(self, path: str | Path) -> list[str]:
+        """Continue an unfinished game from its journal, counting the time the power was off.
+
+        Game time goes on from the last record, plus the wall-clock time since it was written:
+        glasses ran on while the table was dark, and some may have run out.
+        """
+        from companion.tamsk.simulate import rules_from_header
+
+        self.close()
+        writer, journal = JournalWriter.resume(path)
+        notes = []
+        if journal.torn is not None:
+            notes.append(str(journal.torn))
+        if journal.header is None or journal.header.get("game") != "tamsk":
+            writer.close()
+            raise ValueError(f"{path}: not a Tamsk journal")
+        rules = rules_from_header(journal.header)
+        game = Game(rules)
+        last_t, last_wall = 0.0, float(journal.header.get("wall0", self.clock.wall()))
+        for line, body in journal.events:
+            t = body.get("t")
+            if not isinstance(t, (int, float)) or t < game.t:
+                notes.append(f"line {line}: skipped, its time is not in order")
+                continue
+            try:
+                game.apply(parse_event(body, float(t), line))
+            except ValueError as exc:
+                notes.append(f"line {line}: {exc}")
+                continue
+            last_t = float(t)
+            if isinstance(body.get("wall"), (int, float)):
+                last_wall = float(body["wall"])
+        off = max(0.0, self.clock.wall() - last_wall)
+        now_game = last_t + off
+        self.game = game
+        self.writer = writer
+        self._path = writer.path
+        self.header = dict(journal.header)
+        self.mono0 = self.clock.now() - now_game
+        self._reset_feedback()
+        self._write(
+            {"t": round(now_game, 6), "ev": "note", "text": f"resumed after {off:.1f} s"},
+            src="daemon",
+        )
+        self.changed = True
+        return notes
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.writer = None
+
+    def _reset_feedback(self) -> None:
+        self._pending.clear()
+        self.warning = self.error = None
+        self.entry = ""
+        self.destination.clear()
+        self._ticked.clear()
+        self._low_warned.clear()
+        self._timer_seen = False
+
+    # ------------------------------------------------------------------ inputs
+
+    def feed(self, raw: RawInput) -> None:
+        """Take one raw input (already timestamped by the backend)."""
+        if raw.kind == "tilt":
+            motion = self.tilts[raw.name].edge(raw.t, raw.value)
+            if motion is not None:
+                self._queue_motion(motion)
+        elif raw.kind == "button":
+            b = self.buttons.get(raw.name)
+            if b is None:
+                log.warning("unknown button %s", raw.name)
+                return
+            if b.edge(raw.t, raw.value) == "press":
+                self._button(raw.name, raw.t)
+        elif raw.kind == "key":
+            self._key(raw.name, raw.t)
+        self._flush()
+
+    def _queue(self, t_mono: float, body: dict[str, Any], motion_of: str | None = None) -> None:
+        if self.game is None:
+            return
+        heapq.heappush(self._pending, _Pending(t_mono, next(self._seq), body, motion_of))
+
+    def _queue_motion(self, m: Motion) -> None:
+        if m.kind == "horizontal":
+            self._warn(f"{m.glass} held horizontally", m.t, 3.0)
+            self._queue(m.t, {"ev": "note", "text": f"{m.glass} held horizontally"})
+            return
+        body: dict[str, Any] = {"ev": m.kind, "glass": m.glass}
+        if m.kind == "release" and self.game is not None:
+            player = "red" if m.glass[0] == "r" else "black"
+            to = self.destination.pop(player, None)
+            if to is not None:
+                body["to"] = to
+        self._queue(m.t, body, motion_of=m.glass if m.kind == "lift" else None)
+
+    def _button(self, name: str, t: float) -> None:
+        game = self.game
+        if name == "menu":
+            self.paused = not self.paused
+            self.changed = True
+            return
+        if game is None:
+            return
+        if name in RING_BUTTONS:
+            self._queue(t, {"ev": "ring", "player": RING_BUTTONS[name]})
+        elif name in TIMER_BUTTONS or name == "timer15.shared":
+            player = TIMER_BUTTONS.get(name) or opponent(game.turn)
+            self._queue(t, {"ev": "timer15", "player": player})
+
+    def _key(self, key: str, t: float) -> None:
+        """The Tamsk keypad.
+
+        * two digits (column 1-7 = a-g, then row) and ``#``: where the player on turn's next
+          move goes (e.g. ``33#`` is c3), joined to his next release;
+        * three digits (glass 1-3, column, row) and ``#``: a whole move (level 1, or a table
+          without tilt switches);
+        * ``A`` / ``B``: a ring for red / black; two digits first put it on that space (the
+          adjusted rules' second ring, e.g. ``44A``);
+        * ``C``: the 15-second timer, turned by the player not on turn;
+        * ``0#``: pass; ``*``: clear; ``D``: menu.
+        """
+        self.changed = True
+        if self.game is None:
+            return
+        if key == "*":
+            self.entry = ""
+            return
+        if key.isdigit():
+            if len(self.entry) >= 3:
+                self._refuse_entry(t, "too many digits: * clears")
+                return
+            self.entry += key
+            return
+        if key in ("A", "B"):
+            # A/B: a ring for red/black; after two digits, that ring goes on that space
+            # (the second ring of the adjusted rules, e.g. "44A" drops red's on d4)
+            player = "red" if key == "A" else "black"
+            entry, self.entry = self.entry, ""
+            body: dict[str, Any] = {"ev": "ring", "player": player}
+            if entry:
+                space = space_from_digits(entry)
+                if space is None:
+                    self._refuse_entry(t, "type column (1-7 = a-g) and row, then A or B")
+                    return
+                body["space"] = space
+            self._queue(t, body)
+            return
+        if key == "C":
+            self._queue(t, {"ev": "timer15", "player": opponent(self.game.turn)})
+            return
+        if key == "D":
+            self.paused = not self.paused
+            return
+        if key != "#":
+            return
+        entry, self.entry = self.entry, ""
+        player = self.game.turn
+        if entry == "0":
+            self._queue(t, {"ev": "pass", "player": player})
+            return
+        if len(entry) not in (2, 3):
+            self._refuse_entry(t, "type column (1-7 = a-g) and row, then #")
+            return
+        space = space_from_digits(entry[-2:])
+        if space is None:
+            self._refuse_entry(t, f"no such space: column {entry[-2]} row {entry[-1]}")
+            return
+        if len(entry) == 2:
+            self.destination[player] = space
+            return
+        index = int(entry[0])
+        if not 1 <= index <= 3:
+            self._refuse_entry(t, "glass 1, 2 or 3")
+            return
+        glass = f"{player[0]}{index}"
+        self._queue(t, {"ev": "release", "glass": glass, "to": space})
+
+    def _refuse_entry(self, t: float, why: str) -> None:
+        self._show_error(why, t)
+        self._sound("error")
+        self._queue(t, {"ev": "note", "text": f"keypad: {why}"})
+
+    # ------------------------------------------------------------------ time
+
+    def _barrier(self) -> tuple[float, dict[str, float]]:
+        moving = {g: tilt.last_edge for g, tilt in self.tilts.items() if tilt.moving}
+        return (min(moving.values()) if moving else float("inf")), moving
+
+    def _flush(self) -> None:
+        """Journal and play every queued input no glass in motion could still precede."""
+        game = self.game
+        if game is None:
+            self._pending.clear()
+            return
+        barrier, moving = self._barrier()
+        while self._pending:
+            item = self._pending[0]
+            safe = all(
+                item.t < edge or (item.motion_of == g and item.t <= edge)
+                for g, edge in moving.items()
+            )
+            if not safe:
+                break
+            heapq.heappop(self._pending)
+            self._play(item.t, item.body)
+        limit = min(self.clock.now(), barrier)
+        if self._pending:
+            limit = min(limit, self._pending[0].t)
+        gt = max(game.t, limit - self.mono0)
+        deadline = game.next_deadline()
+        if gt < deadline <= gt + 1e-6:
+            gt = deadline  # the same instant, seen through float rounding of mono0
+        self._advance(gt)
+
+    def _play(self, t_mono: float, body: dict[str, Any]) -> None:
+        game = self.game
+        assert game is not None
+        gt = max(game.t, round(t_mono - self.mono0, 6))
+        self._advance(gt)
+        record = {"t": gt, **body}
+        self._write(record, src="daemon" if body["ev"] == "note" else "table")
+        before = len(game.penalties)
+        violation = game.apply(parse_event(record, gt))
+        if violation is not None:
+            self._show_error(violation.detail, t_mono)
+            self._sound("error")
+        elif body["ev"] == "timer15":
+            self._sound("timer_start")
+        elif body["ev"] in ("release", "ring"):
+            self._sound("confirm")
+        if len(game.penalties) > before:
+            self._sound("timer_out")
+        self.changed = True
+
+    def _write(self, record: dict[str, Any], *, src: str) -> None:
+        assert self.writer is not None
+        sealed = self.writer.append({**record, "wall": round(self.clock.wall(), 3), "src": src})
+        if self._on_record is not None:
+            self._on_record(sealed)
+
+    def _advance(self, gt: float) -> None:
+        game = self.game
+        assert game is not None
+        if gt < game.t:
+            return
+        was_over, penalties = game.over, len(game.penalties)
+        timer_was = game.timer.running
+        game.advance(gt)
+        if len(game.penalties) > penalties or (timer_was and not game.timer.running):
+            self._sound("timer_out")
+            self._ticked.clear()
+            self.changed = True
+        if game.over and not was_over:
+            self.changed = True
+        self._feedback(gt)
+
+    def _feedback(self, gt: float) -> None:
+        """Ticks in the last five seconds, and a warning when a glass is nearly empty."""
+        game = self.game
+        assert game is not None
+        timer = game.timer
+        if timer.running:
+            left = timer.expires - gt
+            second = int(left) + 1 if left > int(left) else int(left)
+            if 1 <= second <= 5 and second not in self._ticked:
+                self._ticked.add(second)
+                self._sound("tick")
+        else:
+            self._ticked.clear()
+        low = float(self.config["buzzer"]["low_sand_s"])
+        if game.rules.timed and not game.over:
+            for name, g in game.glasses.items():
+                if not g.running or self._low_warned.get(name) == g.ref:
+                    continue
+                if gt >= g.ref + g.sand - low - 1e-9 and g.sand_at(gt) > 0:
+                    self._low_warned[name] = g.ref
+                    self._sound("low_sand")
+                    self._warn(f"{name} < {int(low)} s", gt + self.mono0, 3.0)
+
+    def _warn(self, text: str, t_mono: float, seconds: float) -> None:
+        self.warning = text
+        self.warning_until = t_mono + seconds
+        self.changed = True
+
+    def _show_error(self, text: str, t_mono: float) -> None:
+        self.error = text
+        self.error_until = t_mono + 2.5
+        self.changed = True
+
+    def poll(self) -> None:
+        """Do whatever has become due by now (debounce settles, timer and glass deadlines)."""
+        now = self.clock.now()
+        for tilt in self.tilts.values():
+            for motion in tilt.poll(now):
+                self._queue_motion(motion)
+        for name, b in self.buttons.items():
+            if b.poll(now) == "hold" and name == "menu" and self.game is not None:
+                # A long press on MENU: the arbiter (or both players) stop the game here.
+                self.paused = False
+                self._queue(b.changed_at + (b.hold or 0.0), {"ev": "end"})
+        if self.error is not None and now >= self.error_until:
+            self.error = None
+            self.changed = True
+        if self.warning is not None and now >= self.warning_until:
+            self.warning = None
+            self.changed = True
+        self._flush()
+
+    def next_wakeup(self) -> float | None:
+        """The monotonic time :meth:`poll` is next needed (None: only on input)."""
+        times = [w for t in self.tilts.values() if (w := t.next_wakeup()) is not None]
+        times += [w for b in self.buttons.values() if (w := b.next_wakeup()) is not None]
+        if self.error is not None:
+            times.append(self.error_until)
+        if self.warning is not None:
+            times.append(self.warning_until)
+        game = self.game
+        if game is not None:
+            deadline = game.next_deadline()
+            if deadline != float("inf"):
+                times.append(deadline + self.mono0)
+            if game.timer.running:
+                # the tick of each of the last five seconds
+                left = game.timer.expires - game.t
+                for k in range(5, 0, -1):
+                    if left > k:
+                        times.append(game.timer.expires - k + self.mono0)
+                        break
+            if game.rules.timed and not game.over:
+                low = float(self.config["buzzer"]["low_sand_s"])
+                for name, g in game.glasses.items():
+                    if g.running and self._low_warned.get(name) != g.ref:
+                        times.append(max(g.ref + g.sand - low, game.t) + self.mono0)
+        return min(times) if times else None
+
+    # ------------------------------------------------------------------ views
+
+    def view(self) -> dict[str, Any]:
+        """What the screen shows now: the contract's state plus the table's extras."""
+        game = self.game
+        if game is None:
+            return {"game": None}
+        state = game.snapshot()
+        state["names"] = dict(self.header.get("names") or {})
+        state["periods"] = {g: game.glasses[g].period for g in GLASSES}
+        state["warning"] = self.error or self.warning
+        state["show_sand_seconds"] = bool(self.config["display"]["show_sand_seconds"])
+        state["in_hand"] = next(iter(game.in_hand.values()), None)
+        state["entry"] = self.entry
+        state["paused"] = self.paused
+        return state
+
+    def status_line(self) -> str:
+        """One line for systemd's STATUS=."""
+        game = self.game
+        if game is None:
+            return "waiting for a game"
+        if game.over and game.outcome is not None:
+            return f"game over: {game.outcome.winner} ({game.outcome.reason})"
+        rl = game.rings_left
+        return f"t={game.t:.0f}s turn {game.turn}, rings red {rl['red']} black {rl['black']}"
+
+
+def space_from_digits(digits: str) -> str | None:
+    """Keypad digits to a space: column 1-7 stands for a-g, then the row (e.g. "33" is c3)."""
+    if len(digits) != 2 or not digits.isdigit():
+        return None
+    col = int(digits[0])
+    if not 1 <= col <= len(COLUMNS):
+        return None
+    space = f"{COLUMNS[col - 1]}{digits[1]}"
+    return space if space in SPACES else None
