@@ -16,14 +16,14 @@ demo: $(STAMP)
 	$(BIN)/companion demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion tests bench firmware
+	$(BIN)/ruff check companion tests bench firmware hardware
 	$(BIN)/mypy --strict companion/tamsk companion/tantrix companion/tokami
 
 test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
-	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache out
