@@ -141,8 +141,9 @@ class Daemon:
             if t is not None:
                 t.poll(now)
         if self.display is not None and self._display_wanted():
-            if now >= self.display.due(now):
-                self.display.refresh(table.view(), now)
+            urgent = raw is not None and table.changed
+            if urgent or now >= self.display.due(now):
+                self.display.refresh(table.view(), now, urgent=urgent)
                 table.changed = False
         if self.watchdog_interval and now >= self._next_ping:
             self.notifier.watchdog()

@@ -141,8 +141,8 @@ class Table3Script:
         self.time.at(t + 0.007, pin.drive_low, "bounce")
         self.time.at(t + hold, pin.drive_high, f"{button} released")
 
-    def script(self) -> None:
-        for step in plan_game():
+    def script(self, until: float = 215.0) -> None:
+        for step in plan_game(until=until):
             kind, t = step[0], step[1]
             if kind == "flip":
                 self.flip(t, step[2], step[3])
@@ -152,7 +152,7 @@ class Table3Script:
                 self.keys(t, step[2])
 
 
-def plan_game(seed: int = 5) -> list[tuple[Any, ...]]:
+def plan_game(seed: int = 5, until: float = 215.0) -> list[tuple[Any, ...]]:
     """Plan a believable level-3 game on the rules engine itself, as table actions.
 
     Each player moves, after some thought, the glass with the least sand on top (turning it
@@ -169,7 +169,7 @@ def plan_game(seed: int = 5) -> list[tuple[Any, ...]]:
     steps: list[tuple[Any, ...]] = []
     t = 1.0
     move = 0
-    while t < 215.0 and not game.over:
+    while t < until and not game.over:
         player = game.turn
         t += rng.uniform(2.5, 6.0)
         if move == 7:  # red turns the timer against black, who hesitates: forfeit at +15

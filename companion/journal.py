@@ -210,6 +210,12 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _sync(fd: int) -> None:
+    """Data and the file size on disk (fdatasync skips the timestamps fsync would also write)."""
+    sync = getattr(os, "fdatasync", os.fsync)
+    sync(fd)
+
+
 class JournalWriter:
     """Appends records to one journal file; each append is on disk when it returns."""
 
@@ -268,7 +274,7 @@ class JournalWriter:
         while view:
             written = os.write(self._fd, view)
             view = view[written:]
-        os.fsync(self._fd)
+        _sync(self._fd)
         record = dict(body)
         record.update(seq=self.next_seq, prev=self.last_hash, hash=h)
         self.last_hash = h

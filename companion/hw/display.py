@@ -61,7 +61,8 @@ def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Im
 
 
 class Display:
-    """Redraws the OLED on change, at most ``max_fps`` times a second; no busy loop."""
+    """Redraws the OLED on input at once, and while sand runs at most ``max_fps`` times a
+    second; no busy loop."""
 
     def __init__(
         self,
@@ -91,9 +92,13 @@ class Display:
         """The earliest time the next frame may be drawn."""
         return self.last_check + self.min_interval
 
-    def refresh(self, view: Mapping[str, Any], now: float) -> bool:
-        """Draw the state if allowed now and different from what is shown. True if drawn."""
-        if now < self.last_check + self.min_interval:
+    def refresh(self, view: Mapping[str, Any], now: float, *, urgent: bool = False) -> bool:
+        """Draw the state if allowed now and different from what is shown. True if drawn.
+
+        Running sand redraws at most ``max_fps`` times a second; an ``urgent`` frame (a player
+        just did something) is drawn at once, so the screen answers every input immediately.
+        """
+        if not urgent and now < self.last_check + self.min_interval:
             return False
         self.last_check = now
         image = pick_screen(view, self.size, self.mode)
