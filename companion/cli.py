@@ -81,6 +81,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     cfg = _load_config(args.config)
     backend = args.backend or str(cfg["table"]["backend"])  # type: ignore[index]
     journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])  # type: ignore[index]
+    if backend == "desktop":
+        from companion.desktop import main as desktop_main
+
+        return desktop_main(cfg, journal_dir)
     try:
         return asyncio.run(
             serve(

@@ -1,0 +1,148 @@
+"""The desktop backend: play at a computer keyboard, the OLED drawn in the terminal.
+
+The keys drive gpiozero mock pins (the same path as the real switches: our debounce, the
+journal, the rules, the buzzer on a mock PWM pin), so this is the daemon itself, only with a
+keyboard for hourglasses. The terminal is put in cbreak mode and read from the asyncio loop
+(``add_reader``), no extra thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import termios
+import tty
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.clock import Clock, MonotonicClock
+from companion.table import RawInput
+
+HELP = (
+    "q w e: turn r1 r2 r3 over   a s d: turn b1 b2 b3 over   z / m: ring red / black\n"
+    "x / n: 15-second timer by red / black   0-9 # * A B C D: the keypad   "
+    "TAB: menu   Ctrl-E: end the game   ESC: quit"
+)
+
+TILT_KEYS = {"q": "r1", "w": "r2", "e": "r3", "a": "b1", "s": "b2", "d": "b3"}
+BUTTON_KEYS = {
+    "z": "ring.red",
+    "m": "ring.black",
+    "x": "timer15.red",
+    "n": "timer15.black",
+    "\t": "menu",
+}
+KEYPAD_KEYS = set("0123456789#*ABCD")
+
+
+class KeyboardTable:
+    """Turns computer keys into what the table's pins and keypad would report."""
+
+    def __init__(
+        self,
+        inputs: Any,
+        clock: Clock,
+        deliver: Callable[[RawInput], None],
+        schedule: Callable[[float, Callable[[], None]], object],
+    ) -> None:
+        self.inputs = inputs
+        self.clock = clock
+        self.deliver = deliver
+        self.schedule = schedule
+        self.level = dict(inputs.tilt_levels())
+
+    def key(self, ch: str) -> bool:
+        """Handle one key; False when it means nothing."""
+        if ch in TILT_KEYS:
+            glass = TILT_KEYS[ch]
+            pin = self.inputs.pin("tilt", glass)
+            self.level[glass] = not self.level[glass]
+            (pin.drive_low if self.level[glass] else pin.drive_high)()
+            return True
+        if ch in BUTTON_KEYS:
+            name = BUTTON_KEYS[ch]
+            try:
+                pin = self.inputs.pin("button", name)
+            except KeyError:
+                return False
+            pin.drive_low()
+            self.schedule(0.08, pin.drive_high)
+            return True
+        if ch == "\x05":  # Ctrl-E: hold MENU down for the arbiter's end of game
+            pin = self.inputs.pin("button", "menu")
+            pin.drive_low()
+            self.schedule(2.2, pin.drive_high)
+            return True
+        if ch == "\r" or ch == "\n":
+            ch = "#"
+        if ch == "\x7f":
+            ch = "*"
+        if ch.upper() in KEYPAD_KEYS:
+            self.deliver(RawInput("key", ch.upper(), True, self.clock.now()))
+            return True
+        return False
+
+
+def main(config: Mapping[str, Any], journal_dir: Path | None = None) -> int:
+    if not sys.stdin.isatty():
+        print("companion: the desktop backend needs a terminal for the keys", file=sys.stderr)
+        return 2
+    return asyncio.run(_play(dict(config), journal_dir))
+
+
+async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion.daemon import Daemon, make_sounder, rules_from_config
+    from companion.hw.display import Display, make_device
+    from companion.hw.inputs import GpioInputs
+    from companion.screens import frame_to_text
+    from companion.table import Table
+
+    clock = MonotonicClock()
+    factory = MockFactory(pin_class=MockPWMPin)
+    sounder = make_sounder(config, factory)
+    journal_dir = journal_dir or Path(os.path.expanduser("~/.local/share/companion"))
+    out = sys.stdout
+
+    def on_frame(image: Any, now: float) -> None:
+        bell = "\a" if sounder.playing in ("error", "timer_out") else ""
+        out.write("\x1b[H" + frame_to_text(image) + "\n\n" + HELP + "\n" + bell)
+        out.flush()
+
+    def sound(pattern: str) -> None:
+        sounder.play(pattern, clock.now())
+
+    table = Table(clock, journal_dir, config=config, sound=sound)
+    display = Display(make_device(config, "desktop"), max_fps=10, on_frame=on_frame)
+    daemon = Daemon(table, clock, display=display, sounder=sounder)
+    loop = asyncio.get_running_loop()
+    daemon.loop = loop
+    inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
+    keyboard = KeyboardTable(
+        inputs, clock, daemon.deliver, lambda delay, fn: loop.call_later(delay, fn)
+    )
+    path = table.start_game(rules_from_config(config))
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+
+    def on_key() -> None:
+        ch = os.read(fd, 1).decode("utf-8", "replace")
+        if ch == "\x1b" or ch == "\x03":
+            daemon.stop()
+            return
+        keyboard.key(ch)
+
+    try:
+        tty.setcbreak(fd)
+        out.write("\x1b[2J")
+        loop.add_reader(fd, on_key)
+        await daemon.run()
+    finally:
+        loop.remove_reader(fd)
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        inputs.close()
+    print(f"\njournal: {path}")
+    return 0
