@@ -257,14 +257,14 @@ async def serve(
     from companion.hw.inputs import GpioInputs
 
     factory: Any = None
-    if backend == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-        factory = MockFactory(pin_class=MockPWMPin)
-    elif backend == "pi" and config["table"]["pin_factory"] == "rpigpio":
+    if backend == "pi" and config["table"]["pin_factory"] == "rpigpio":
         from gpiozero.pins.rpigpio import RPiGPIOFactory
 
         factory = RPiGPIOFactory()
+    elif backend == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin)
     sounder = make_sounder(config, factory)
     table = Table(
         clock, journal_dir, config=config, sound=lambda pattern: sounder.play(pattern, clock.now())
@@ -277,10 +277,17 @@ async def serve(
         notifier=_make_notifier(),
         watchdog_interval=_watchdog_interval(),
     )
-    daemon.loop = asyncio.get_running_loop()
-    inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
+    loop = asyncio.get_running_loop()
+    daemon.loop = loop
+    if backend == "hub":
+        inputs: Any = HubInputs(config, clock, daemon, loop)
+    else:
+        inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
     for glass, level in inputs.tilt_levels().items():
         table.tilts[glass].stable = table.tilts[glass].level = level
+    keypad = open_keypad(config, backend, clock, daemon, factory)
+    if keypad is not None and hasattr(keypad, "poll"):
+        daemon.tickers.append(keypad)
     unfinished = None if new_game else find_unfinished(journal_dir)
     if unfinished is not None:
         notes = table.resume(unfinished)
@@ -305,7 +312,83 @@ async def serve(
         await daemon.run()
     finally:
         inputs.close()
+        if keypad is not None:
+            keypad.close()
     return 0
+
+
+def open_keypad(
+    config: Mapping[str, Any], backend: str, clock: Clock, daemon: Daemon, factory: Any
+) -> Any:
+    """The keypad the config asks for: a Linux input device (a USB keypad, or the kernel's
+    gpio-matrix-keypad overlay), else gpiozero's row/column scanner, or none."""
+    choice = str(config["input"]["keypad"])
+    if backend not in ("pi",) or choice == "none":
+        return None
+
+    def on_key(key: str) -> None:  # evdev reader thread, or the loop for the matrix
+        daemon.deliver(RawInput("key", key, True, clock.now()))
+
+    from companion.hw import keypad as kp
+
+    if choice.startswith("evdev:") or choice == "auto":
+        try:
+            device = choice[len("evdev:") :] if choice.startswith("evdev:") else None
+            reader = kp.EvdevKeypad(device, on_key=on_key)
+            reader.start()
+            return reader
+        except (kp.EvdevMissing, kp.KeypadNotFound) as exc:
+            if choice != "auto":
+                raise
+            log.info("no input-device keypad (%s): scanning the matrix on GPIO", exc)
+    pins = config["pins"]["keypad"]
+    return kp.MatrixKeypad(pins["rows"], pins["cols"], on_key=on_key, pin_factory=factory)
+
+
+class HubInputs:
+    """The sensor hub as the table's input backend: its events become the same raw inputs.
+
+    The hub timestamps each change with its own microsecond clock; ``HubLink`` maps that onto
+    this machine's monotonic clock, so a move keeps the time it happened at the table, not the
+    time Linux read it. Link trouble shows on the OLED.
+    """
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        clock: Clock,
+        daemon: Daemon,
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        from companion.hub import HubEvent, HubLink
+
+        self.daemon = daemon
+
+        def on_event(event: HubEvent) -> None:  # HubLink's reader thread
+            kind, name, value = event.kind, event.name, bool(event.value)
+            if kind == "switch" and name.startswith("tilt."):
+                daemon.deliver(RawInput("tilt", name[5:], value, event.t))
+            elif kind == "button":
+                daemon.deliver(RawInput("button", name, value, event.t))
+            elif kind == "key" and value:
+                daemon.deliver(RawInput("key", name, True, event.t))
+
+        def on_link(status: str, detail: str) -> None:  # HubLink's reader thread
+            if status != "up":
+                text = "hub link lost" if status == "down" else f"hub: {detail}"[:40]
+                loop.call_soon_threadsafe(daemon.table.notice, text, 5.0)
+
+        self.link = HubLink(
+            str(config["table"]["hub_port"]), now=clock.now, on_event=on_event, on_link=on_link
+        )
+        self.link.start()
+
+    def tilt_levels(self) -> dict[str, bool]:
+        levels = self.link.inputs() or {}
+        return {k[5:]: bool(v) for k, v in levels.items() if k.startswith("tilt.")}
+
+    def close(self) -> None:
+        self.link.close()
 
 
 def make_sounder(config: Mapping[str, Any], factory: Any) -> Any:

@@ -441,6 +441,10 @@ class Table:
                     self._sound("low_sand")
                     self._warn(f"{name} < {int(low)} s", gt + self.mono0, 3.0)
 
+    def notice(self, text: str, seconds: float = 5.0) -> None:
+        """Show a warning from outside the game (e.g. the sensor hub's link went down)."""
+        self._warn(text, self.clock.now(), seconds)
+
     def _warn(self, text: str, t_mono: float, seconds: float) -> None:
         self.warning = text
         self.warning_until = t_mono + seconds
