@@ -105,6 +105,14 @@ class Daemon:
     def stop(self) -> None:
         self.stop_event.set()
 
+    def reload(self) -> None:
+        """SIGHUP (``systemctl reload``): take up the newest unfinished game, e.g. one just
+        made with ``companion new-game``."""
+        newest = find_unfinished(self.table.journal_dir)
+        if newest is not None and newest != self.table.journal_path:
+            notes = self.table.resume(newest)
+            log.info("took up %s %s", newest, "; ".join(notes))
+
     def _wakeup(self, now: float) -> float | None:
         times = []
         w = self.table.next_wakeup()
@@ -156,9 +164,13 @@ class Daemon:
     async def run(self) -> None:
         """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it)."""
         self.loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        for sig, handler in (
+            (signal.SIGTERM, self.stop),
+            (signal.SIGINT, self.stop),
+            (signal.SIGHUP, self.reload),
+        ):
             try:
-                self.loop.add_signal_handler(sig, self.stop)
+                self.loop.add_signal_handler(sig, handler)
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
         self.notifier.ready()
