@@ -284,7 +284,8 @@ class Table:
         * ``0#``: pass; ``*``: clear; ``D``: menu.
         """
         self.changed = True
-        if self.game is None:
+        if self.paused or self.game is None:
+            self._menu_key(key, t)
             return
         if key == "*":
             self.entry = ""
@@ -338,6 +339,49 @@ class Table:
             return
         glass = f"{player[0]}{index}"
         self._queue(t, {"ev": "release", "glass": glass, "to": space})
+
+    def _menu_key(self, key: str, t: float) -> None:
+        """The menu (``D``): a new game as level, rule set (1 adjusted, 2 original) and
+        optionally start (1 standard, 2 free), then ``#``: ``31#`` is level 3, adjusted."""
+        if key == "D":
+            self.paused = not self.paused
+            self.entry = ""
+            return
+        if key == "*":
+            self.entry = ""
+            return
+        if key.isdigit() and len(self.entry) < 3:
+            self.entry += key
+            return
+        if key != "#":
+            return
+        entry, self.entry = self.entry, ""
+        if (
+            len(entry) not in (2, 3)
+            or entry[0] not in "123"
+            or any(c not in "12" for c in entry[1:])
+        ):
+            self._show_error("level 1-3, rules 1-2, start 1-2, then #", t)
+            self._sound("error")
+            return
+        from companion.config import periods
+
+        p = periods(self.config)
+        timer = p.pop("timer15", 15.0)
+        rules = Rules(
+            int(entry[0]),
+            "adjusted" if entry[1] == "1" else "original",
+            "free" if entry[2:] == "2" else "standard",
+            p,
+            timer,
+        )
+        if self.game is not None and not self.game.over:
+            self._queue(t, {"ev": "end"})
+            self._flush()
+        names = dict(self.header.get("names") or {})
+        self.paused = False
+        self.start_game(rules, names=names)
+        self._sound("confirm")
 
     def _refuse_entry(self, t: float, why: str) -> None:
         self._show_error(why, t)

@@ -14,6 +14,8 @@ from typing import Any
 from PIL import Image
 
 from companion import screens
+from companion.screens.tantrix import tantrix_screen
+from companion.screens.tokami import tokami_screen
 
 
 def make_device(config: Mapping[str, Any], backend: str) -> Any:
@@ -45,6 +47,20 @@ def make_device(config: Mapping[str, Any], backend: str) -> Any:
 
 def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Image.Image:
     """The screen a player should see for this state."""
+    if view.get("paused") or view.get("game") is None:
+        return screens.menu_screen(
+            "New game",
+            [
+                "level 1-3, rules 1-2",
+                "(1 adjusted, 2 orig.),",
+                "start 1-2, then #",
+                "31# = level 3 adj.",
+            ],
+            0,
+            footer=f"> {view.get('entry', '')}_  D: back",
+            size=size,
+            mode=mode,
+        )
     if view.get("game") is None:
         return screens.error_screen(
             "Hold MENU or type on the keypad to start a game",
@@ -52,6 +68,10 @@ def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Im
             size=size,
             mode=mode,
         )
+    if view.get("game") == "tantrix":
+        return tantrix_screen(view, size=size, mode=mode)
+    if view.get("game") == "tokami":
+        return tokami_screen(view, size=size, mode=mode)
     if view.get("over"):
         return screens.result_screen(view, size=size, mode=mode)
     image = screens.table_screen(view, size=size, mode=mode)

@@ -161,3 +161,35 @@ def test_a_long_press_on_menu_ends_the_game(tmp_path: Path) -> None:
     rig.run(until=9.0)
     assert rig.game_events()[-1]["ev"] == "end"
     assert rig.table.game.over and rig.table.game.outcome.winner == "red"
+
+
+def test_a_new_game_from_the_keypad_menu_ends_the_old_one_and_opens_a_new_journal(
+    tmp_path: Path,
+) -> None:
+    rig = make_rig(tmp_path)
+    first = rig.table.journal_path
+    rig.flip(3.0, "r1")
+    rig.keys(5.0, "D")
+    rig.sample(5.2, "menu")
+    rig.keys(5.5, "22#")  # level 2, original rules
+    rig.run(until=7.0)
+    assert rig.samples["menu"]["view"]["paused"]
+    assert first is not None and rig.table.journal_path != first
+    from companion.journal import read_path
+
+    old = read_path(first)
+    assert old.events[-1][1]["ev"] == "end"
+    new = read_path(rig.table.journal_path)
+    assert new.header is not None
+    assert (new.header["level"], new.header["ruleset"]) == (2, "original")
+    assert rig.table.game is not None and rig.table.game.moves == []
+
+
+def test_an_impossible_menu_entry_is_refused_with_a_beep(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    first = rig.table.journal_path
+    rig.keys(1.0, "D")
+    rig.keys(1.5, "49#")
+    rig.run(until=3.0)
+    assert rig.table.journal_path == first
+    assert "error" in [s for _, s in rig.sounds]
