@@ -151,6 +151,19 @@ def cmd_new_game(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tantrix(args: argparse.Namespace) -> int:
+    from companion.puzzle_cli import main as puzzle_main
+
+    return puzzle_main(args.rest)
+
+
+def cmd_hub(args: argparse.Namespace) -> int:
+    from companion.hub.__main__ import main as hub_main
+
+    rc = hub_main([args.action, args.port])
+    return int(rc or 0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -200,6 +213,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="config file to update (default /etc/companion/config.toml)")
     p.add_argument("--backend", choices=["pi", "mock", "desktop"])
     p.set_defaults(func=cmd_calibrate)
+
+    p = sub.add_parser("tantrix", help="Tantrix solo puzzles: tantrix puzzle discovery N [FILE]")
+    p.add_argument("puzzle", choices=["puzzle"])
+    p.add_argument("rest", nargs="+", help="discovery N [FILE]")
+    p.set_defaults(func=cmd_tantrix)
+
+    p = sub.add_parser("hub", help="the sensor hub: monitor its events, or hand it to its REPL")
+    p.add_argument("action", choices=["monitor", "repl"])
+    p.add_argument("port", help="e.g. /dev/ttyACM0")
+    p.set_defaults(func=cmd_hub)
 
     p = sub.add_parser("config", help="show the configuration")
     p.add_argument("--print-default", action="store_true", help="the built-in defaults as TOML")

@@ -1,0 +1,85 @@
+"""`companion tantrix puzzle discovery N`: lay a Discovery puzzle and hear when it is solved.
+
+Each line lays one tile: its number, the cell (q, r) and the rotation (0-5), e.g. ``3 -1 1 1``.
+A numeric keypad types it too: ``.`` or ``#`` separate the numbers, ``-`` or ``*`` is a minus
+sign (``3.*1.1.1`` then Enter). Laying a tile again moves it; ``-T`` alone lifts tile T.
+After every line the layout is judged; the command ends when the puzzle is solved.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+from companion.tantrix.game import Placement
+from companion.tantrix.puzzle import LARGEST, SMALLEST, DiscoveryPuzzle, discovery_colour
+
+
+def parse_line(line: str) -> tuple[str, int, tuple[int, int, int] | None] | None:
+    """("lay", tile, (q, r, rot)), ("lift", tile, None), or None for a blank line."""
+    text = line.strip().replace("*", "-")
+    if not text:
+        return None
+    parts = [p for p in re.split(r"[\s.#,;]+", text) if p]
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"not numbers: {line.strip()!r}") from None
+    if len(numbers) == 1 and numbers[0] < 0:
+        return ("lift", -numbers[0], None)
+    if len(numbers) != 4:
+        raise ValueError("type: tile q r rotation (4 numbers), or -tile to lift it")
+    tile, q, r, rot = numbers
+    if not 0 <= rot <= 5:
+        raise ValueError(f"rotation is 0 to 5, not {rot}")
+    return ("lay", tile, (q, r, rot))
+
+
+def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
+    puzzle = DiscoveryPuzzle(n)
+    colour = discovery_colour(n)
+    out.write(f"Discovery {n}: one {colour} loop through tiles 1 to {n}\n")
+    for line in lines:
+        try:
+            parsed = parse_line(line)
+        except ValueError as exc:
+            out.write(f"  ? {exc}\n")
+            continue
+        if parsed is None:
+            continue
+        kind, tile, where = parsed
+        try:
+            if kind == "lift":
+                puzzle.lift(tile)
+            else:
+                assert where is not None
+                puzzle.lay(Placement(tile, *where))
+        except ValueError as exc:
+            out.write(f"  ? {exc}\n")
+            continue
+        verdict = puzzle.verdict()
+        if verdict.solved:
+            out.write(f"  SOLVED: a {colour} loop of {verdict.loop} tiles\n")
+            return True
+        out.write(f"  {len(puzzle.layout)}/{n} tiles laid")
+        out.write(f"; {verdict.problems[0]}\n" if verdict.problems else "\n")
+    return False
+
+
+def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    if len(argv) < 2 or argv[0] != "discovery":
+        out.write("usage: companion tantrix puzzle discovery N [FILE]\n")
+        return 2
+    try:
+        n = int(argv[1])
+        discovery_colour(n)
+    except ValueError:
+        out.write(f"N must be {SMALLEST} to {LARGEST}\n")
+        return 2
+    if len(argv) > 2:
+        with open(argv[2], encoding="utf-8") as handle:
+            return 0 if play(n, handle, out) else 1
+    return 0 if play(n, stdin or sys.stdin, out) else 1
