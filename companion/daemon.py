@@ -133,6 +133,9 @@ class Daemon:
         game = table.game
         if table.changed:
             return True
+        animating = getattr(table, "animating", None)
+        if animating is not None:
+            return bool(animating())
         if game is None or game.over:
             return False
         return game.timer.running or any(g.running for g in game.glasses.values())

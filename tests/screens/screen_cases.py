@@ -233,6 +233,10 @@ def _cases() -> dict[str, Callable[[], Image.Image]]:
 #: Every golden case by name; each call draws a fresh image.
 CASES = _cases()
 
+from tests.tables.screen_views import CASES as KEYPAD_TABLE_CASES  # noqa: E402
+
+CASES.update(KEYPAD_TABLE_CASES)
+
 
 def fresh(view_factory: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """A deep copy, so a test can change a view without touching the shared case."""

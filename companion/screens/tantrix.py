@@ -1,0 +1,678 @@
+"""The Tantrix screens: the table between placements, and the keypad entry of one placement.
+
+``tantrix_screen(view)`` draws the object :meth:`companion.tables.tantrix.TantrixTable.view`
+returns: the game (whose turn, the bag and phase, the open forced spaces, each player's best line
+or loop) and, under ``"entry"``, the keypad dialogue. What it shows follows the dialogue's mode:
+
+* ``tile`` (typing the number on the back of a tile): the table screen; on a tall panel the
+  whole board is drawn above it, forced spaces marked;
+* ``place`` (choosing spot and rotation): a small map around the candidate spot with the tile
+  drawn there as turned, which legal spot this is (``2/5``), the rotation, and whether it fits;
+* ``menu``, ``scores``, ``forced``, ``undo``: the D menu and what it opens;
+* a refusal (``view["error"]``): its rule and reason, until the next key.
+
+On the colour SSD1351 tiles are drawn as on the table, black hexagons with coloured bands. A
+one-bit panel cannot show colours, so there the tile in hand is drawn large with a letter on
+each side (R, Y, G, B), a letter boxed where it clashes with the neighbour it faces.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.screens.layout import (
+    PITCH,
+    draw_footer,
+    draw_list,
+    draw_title_bar,
+    draw_warning_bar,
+)
+from companion.screens.palette import Colour, Palette, Size, blank
+from companion.screens.text import (
+    CHAR_WIDTH,
+    LINE_HEIGHT,
+    clip,
+    columns,
+    draw_text,
+    draw_text_centred,
+    draw_text_right,
+    printable,
+    wrap,
+)
+
+#: From this height on, the roomier layout (board maps, colours beside the text) is used.
+TALL_HEIGHT = 112
+
+#: The path colours on a colour panel, bright enough on black.
+BAND_COLOURS: dict[str, tuple[int, int, int]] = {
+    "red": (230, 40, 40),
+    "yellow": (245, 210, 0),
+    "green": (40, 190, 70),
+    "blue": (60, 120, 255),
+}
+TILE_FILL = (28, 28, 28)
+TILE_EDGE = (95, 95, 95)
+LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B"}
+
+#: The rules a refusal can name; the screen shows them as the title of the refusal.
+RULES = (
+    "golden rule",
+    "restriction 1",
+    "restriction 2",
+    "restriction 3",
+    "not touching",
+    "occupied",
+    "tile already placed",
+    "second free move",
+    "game over",
+    "nothing to undo",
+)
+
+Cell = tuple[int, int]
+
+
+def tantrix_screen(
+    view: Mapping[str, Any], *, size: Size = (128, 64), mode: str = "1"
+) -> Image.Image:
+    """Draw the Tantrix screen for ``view`` on a new image of ``size`` and ``mode``.
+
+    Example::
+
+        image = tantrix_screen(table.view(), size=device.size, mode=device.mode)
+    """
+    image, palette = blank(size, mode)
+    draw = ImageDraw.Draw(image)
+    width, height = image.size
+    tall = height >= TALL_HEIGHT
+    entry = view.get("entry") or {}
+    kind = entry.get("mode", "tile")
+    error = view.get("error")
+    if kind == "place":
+        _draw_place(draw, palette, view, entry, width, height, tall, error)
+    elif error and not tall:
+        _draw_refusal_page(draw, palette, str(error), width, height)
+    elif kind == "menu":
+        _draw_menu(draw, palette, entry, width, height)
+    elif kind == "scores":
+        _draw_scores_page(draw, palette, view, width, height)
+    elif kind == "forced":
+        _draw_forced_page(draw, palette, view, entry, width, height, tall)
+    elif kind == "undo":
+        _draw_undo(draw, palette, entry, width, height)
+    else:
+        _draw_table(draw, palette, view, entry, width, height, tall)
+    if error and kind != "place" and tall:
+        _draw_refusal_box(draw, palette, str(error), width, height - 12 - 4 * PITCH, height - 1)
+    warning = view.get("warning")
+    if warning and not error:
+        draw_warning_bar(draw, palette, str(warning), width, height)
+    return image
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def player_name(view: Mapping[str, Any], player: str) -> str:
+    """The player's name where one was given, else his colour."""
+    names = view.get("names") or {}
+    return str(names.get(player) or player)
+
+
+def chain_text(score: Mapping[str, int]) -> str:
+    """``"loop 4"`` when the loop scores (doubled) at least as much as the line, else
+    ``"line 7"``: the chain a player is counting on."""
+    line, loop = int(score.get("line", 0)), int(score.get("loop", 0))
+    return f"loop {loop}" if loop and 2 * loop >= line else f"line {line}"
+
+
+def split_refusal(error: str) -> tuple[str | None, str]:
+    """``"restriction 2: (1, 1) touches..."`` -> ``("restriction 2", "(1, 1) touches...")``;
+    a message that names no rule has no title."""
+    for rule in RULES:
+        if error.startswith(rule + ": "):
+            return rule, error[len(rule) + 2 :]
+    return None, error
+
+
+def _headline(view: Mapping[str, Any]) -> tuple[str, str]:
+    """The title bar: whose turn it is and the bag, or the result."""
+    if view.get("over"):
+        winner = view.get("winner")
+        if winner == "tie":
+            return "a tie", "game over"
+        if winner:
+            return f"{player_name(view, str(winner))} wins", "game over"
+        return "game ended", f"bag {view.get('bag', 0)}"
+    return f"{player_name(view, str(view.get('turn')))}'s turn", f"bag {view.get('bag', 0)}"
+
+
+def _phase_text(view: Mapping[str, Any]) -> str:
+    """``"restricted ! 2,-1 0,3"``: the phase, then the open forced spaces (or none)."""
+    phase = "final phase" if view.get("phase") == "final" else "restricted"
+    forced = _forced_text(view)
+    return f"{phase} ! {forced}" if forced else f"{phase}, no forced"
+
+
+def _forced_text(view: Mapping[str, Any]) -> str:
+    forced = view.get("forced") or []
+    return " ".join(f"{q},{r}" for q, r in forced)
+
+
+def _player_fill(palette: Palette, player: str | None) -> Colour:
+    if isinstance(palette.background, tuple) and player in BAND_COLOURS:
+        return BAND_COLOURS[str(player)]
+    return palette.accent
+
+
+def _ink_on(palette: Palette, player: str | None) -> Colour:
+    """Text on a player's colour: black on yellow and green, white on red and blue."""
+    if isinstance(palette.background, tuple) and player in ("yellow", "green"):
+        return (0, 0, 0)
+    return palette.on_fill
+
+
+# -- hexagons ------------------------------------------------------------------------------------
+
+
+def hex_centre(q: int, r: int, radius: float) -> tuple[float, float]:
+    """Pixel offset of cell ``(q, r)`` from cell (0, 0), pointy-topped hexagons of ``radius``
+    (side NE of a cell faces ``(q + 1, r - 1)``, as in the engine)."""
+    return math.sqrt(3) * radius * (q + r / 2), 1.5 * radius * r
+
+
+def _corners(cx: float, cy: float, radius: float) -> list[tuple[float, float]]:
+    return [
+        (cx + radius * math.cos(math.radians(a)), cy + radius * math.sin(math.radians(a)))
+        for a in (-90, -30, 30, 90, 150, 210)
+    ]
+
+
+def _side_point(cx: float, cy: float, distance: float, side: int) -> tuple[float, float]:
+    """The point ``distance`` from the centre towards the middle of ``side`` (0 NE .. 5 NW)."""
+    a = math.radians(-60 + 60 * side)
+    return cx + distance * math.cos(a), cy + distance * math.sin(a)
+
+
+def _bands(sides: Sequence[str]) -> list[tuple[str, int, int]]:
+    """Each colour of a tile with the two sides its band joins."""
+    out = []
+    for colour in dict.fromkeys(sides):
+        ends = [s for s, c in enumerate(sides) if c == colour]
+        if len(ends) == 2:
+            out.append((colour, ends[0], ends[1]))
+    return out
+
+
+def _draw_band(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    radius: float,
+    a: int,
+    b: int,
+    fill: Colour,
+    width: int,
+) -> None:
+    """A band from the middle of side ``a`` to the middle of side ``b``: a curve bent towards
+    the centre (straight across for opposite sides), as the tiles are printed."""
+    mid = radius * math.sqrt(3) / 2
+    p0 = _side_point(cx, cy, mid, a)
+    p2 = _side_point(cx, cy, mid, b)
+    gap = min((a - b) % 6, (b - a) % 6)
+    pull = {1: 0.45, 2: 0.15, 3: 0.0}[gap]
+    corner_x = (p0[0] + p2[0]) / 2
+    corner_y = (p0[1] + p2[1]) / 2
+    ctrl = (cx + (corner_x - cx) * pull, cy + (corner_y - cy) * pull)
+    points = []
+    for i in range(9):
+        t = i / 8
+        x = (1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * ctrl[0] + t**2 * p2[0]
+        y = (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * ctrl[1] + t**2 * p2[1]
+        points.append((round(x), round(y)))
+    draw.line(points, fill=fill, width=width)
+
+
+def _rounded(points: list[tuple[float, float]]) -> list[tuple[int, int]]:
+    return [(round(x), round(y)) for x, y in points]
+
+
+def draw_colour_tile(
+    draw: ImageDraw.ImageDraw,
+    cx: float,
+    cy: float,
+    radius: float,
+    sides: Sequence[str],
+    *,
+    outline: Colour = TILE_EDGE,
+) -> None:
+    """A tile as printed: a black hexagon with its three coloured bands."""
+    draw.polygon(_rounded(_corners(cx, cy, radius - 0.5)), fill=TILE_FILL, outline=outline)
+    width = 1 if radius < 7 else 2
+    for colour, a, b in _bands(sides):
+        _draw_band(draw, cx, cy, radius, a, b, BAND_COLOURS.get(colour, (255, 255, 255)), width)
+
+
+def draw_map(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    cells: Sequence[Mapping[str, Any]],
+    origin: tuple[float, float],
+    centre: Cell,
+    radius: float,
+    *,
+    rim: Colour | None = None,
+) -> None:
+    """Cells (``q``, ``r``, ``tile``, ``sides``, ``forced``, ``candidate``) as hexagons of
+    ``radius`` pixels, cell ``centre`` drawn at pixel ``origin``.
+
+    Colour panels draw every tile with its bands; a forced space is an amber outline with a
+    dot; the candidate spot has a rim of colour ``rim`` (white by default). A one-bit panel
+    draws tiles as outlines, the candidate filled and forced spaces as dots.
+    """
+    colour = isinstance(palette.background, tuple)
+    ox, oy = origin
+    candidate = None
+    for c in cells:
+        x, y = hex_centre(int(c["q"]) - centre[0], int(c["r"]) - centre[1], radius)
+        cx, cy = ox + x, oy + y
+        if c.get("candidate"):
+            candidate = (cx, cy, c)
+            continue
+        sides = c.get("sides")
+        if c.get("tile") is not None and sides:
+            if colour:
+                draw_colour_tile(draw, cx, cy, radius, sides)
+            else:
+                draw.polygon(_rounded(_corners(cx, cy, radius - 0.5)), outline=palette.foreground)
+        elif c.get("forced"):
+            outline = palette.warning if colour else palette.foreground
+            if colour:
+                draw.polygon(_rounded(_corners(cx, cy, radius - 1)), outline=outline)
+            d = max(1, round(radius / 4))
+            x, y = round(cx), round(cy)
+            draw.rectangle((x - d, y - d, x + d, y + d), fill=outline)
+    if candidate is None:
+        return
+    cx, cy, c = candidate
+    rim = palette.foreground if rim is None else rim
+    sides = c.get("sides")
+    if colour and sides:
+        draw_colour_tile(draw, cx, cy, radius, sides, outline=rim)
+        draw.polygon(_rounded(_corners(cx, cy, radius + 0.5)), outline=rim)
+    elif colour:
+        draw.polygon(_rounded(_corners(cx, cy, radius - 0.5)), outline=rim)
+    else:
+        draw.polygon(
+            _rounded(_corners(cx, cy, radius - 0.5)), fill=palette.foreground, outline=rim
+        )
+
+
+def _fit_radius(cells: Sequence[Cell], width: int, height: int, largest: float) -> float:
+    """The largest hexagon radius (at most ``largest``) that fits every cell in the box."""
+    if not cells:
+        return largest
+    xs = [math.sqrt(3) * (q + r / 2) for q, r in cells]
+    ys = [1.5 * r for _, r in cells]
+    span_x = max(xs) - min(xs) + math.sqrt(3)
+    span_y = max(ys) - min(ys) + 2
+    return max(1.5, min(largest, (width - 2) / span_x, (height - 2) / span_y))
+
+
+def _draw_board(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    box: tuple[int, int, int, int],
+) -> None:
+    """The whole table, scaled to fit ``box``: tiles and open forced spaces."""
+    left, top, right, bottom = box
+    tiles = [t for t in view.get("tiles") or [] if t.get("sides")]
+    cells: list[dict[str, Any]] = [
+        {"q": t["q"], "r": t["r"], "tile": t["tile"], "sides": t["sides"]} for t in tiles
+    ]
+    cells += [{"q": q, "r": r, "forced": True} for q, r in view.get("forced") or []]
+    if not cells:
+        draw_text_centred(
+            draw, left, right + 1, (top + bottom) // 2 - 4, "empty table", palette.dim
+        )
+        return
+    coords = [(int(c["q"]), int(c["r"])) for c in cells]
+    radius = _fit_radius(coords, right - left + 1, bottom - top + 1, 9.0)
+    xs = [hex_centre(q, r, radius)[0] for q, r in coords]
+    ys = [hex_centre(q, r, radius)[1] for q, r in coords]
+    ox = (left + right) / 2 - (max(xs) + min(xs)) / 2
+    oy = (top + bottom) / 2 - (max(ys) + min(ys)) / 2
+    draw_map(draw, palette, cells, (ox, oy), (0, 0), radius)
+
+
+# -- the table (typing a tile number) ------------------------------------------------------------
+
+
+def _letter_colour(palette: Palette, colour: str | None) -> Colour:
+    """A path colour's ink: itself on a colour panel, plain text elsewhere."""
+    if isinstance(palette.background, tuple) and colour in BAND_COLOURS:
+        return BAND_COLOURS[str(colour)]
+    return palette.foreground
+
+
+def _draw_table(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    tall: bool,
+) -> None:
+    """Whose turn, the bag, the phase and forced spaces, every player's chain, the number
+    typed so far; on a tall panel the whole board above them."""
+    turn = None if view.get("over") else view.get("turn")
+    title, right = _headline(view)
+    y = draw_title_bar(
+        draw,
+        palette,
+        title,
+        width,
+        right=right,
+        fill=_player_fill(palette, turn),
+        ink=_ink_on(palette, turn),
+    )
+    room = columns(width - 2)
+    players = [str(p) for p in view.get("players") or []]
+    scores = view.get("scores") or {}
+    paired = not tall and len(players) > 3
+    score_rows = (len(players) + 1) // 2 if paired else len(players)
+    bottom_y = height - LINE_HEIGHT
+    if tall:
+        text_top = bottom_y - PITCH * (1 + score_rows) - 2
+        _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
+        draw.line((0, text_top - 1, width - 1, text_top - 1), fill=palette.dim)
+        y = text_top + 1
+    forced_ink = palette.warning if view.get("forced") and tall else palette.foreground
+    draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
+    y += PITCH
+    half = (width - 2) // 2
+    for i, player in enumerate(players):
+        s = scores.get(player) or {}
+        ink = _letter_colour(palette, player)
+        if paired:
+            x = 1 + (i % 2) * half
+            words = chain_text(s).replace(" ", "")
+            draw_text(draw, x, y, clip(f"{player_name(view, player)[:3]} {words}", 10), ink)
+            if i % 2:
+                y += PITCH
+            continue
+        right = f"{chain_text(s)} ={int(s.get('points', 0)):>3}"
+        draw_text(draw, 1, y, clip(player_name(view, player), room - len(right) - 1), ink)
+        draw_text_right(draw, width - 1, y, right, palette.foreground)
+        y += PITCH
+    if paired and len(players) % 2:
+        y += PITCH
+    prompt = "D: menu" if view.get("over") else f"tile no.? {entry.get('typed') or ''}_  D: menu"
+    draw_text(draw, 1, bottom_y, clip(prompt, room), palette.foreground)
+
+
+# -- placing a tile ------------------------------------------------------------------------------
+
+
+def _draw_tick(draw: ImageDraw.ImageDraw, x: int, y: int, ok: bool, fill: Colour) -> None:
+    """A 7x7 tick (the tile fits as turned) or cross (it clashes)."""
+    if ok:
+        draw.line([(x, y + 4), (x + 2, y + 6), (x + 6, y)], fill=fill, width=2)
+    else:
+        draw.line([(x, y), (x + 6, y + 6)], fill=fill, width=2)
+        draw.line([(x, y + 6), (x + 6, y)], fill=fill, width=2)
+
+
+def _draw_place(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    tall: bool,
+    error: str | None,
+) -> None:
+    """The candidate spot on a small map with the tile on it as turned, which legal spot of
+    how many, the turn, and whether it fits; a refusal's reason below (or instead, on a short
+    panel)."""
+    turn = view.get("turn")
+    forced = bool(entry.get("spot_is_forced"))
+    where = f"{int(entry.get('spot_index') or 0) + 1}/{int(entry.get('spot_count') or 0)}"
+    y = draw_title_bar(
+        draw,
+        palette,
+        f"{player_name(view, str(turn))}: tile {entry.get('tile')}",
+        width,
+        right=("!" if forced else "") + where,
+        fill=_player_fill(palette, turn),
+        ink=_ink_on(palette, turn),
+    )
+    spot = entry.get("spot") or [0, 0]
+    centre = (int(spot[0]), int(spot[1]))
+    legal = bool(entry.get("legal"))
+    rotation = int(entry.get("rotation") or 0)
+    rim = palette.foreground if legal else palette.warning
+    around = entry.get("around") or []
+    if error and not tall:
+        _draw_refusal_page(draw, palette, error, width, height, top=y)
+        return
+    if tall:
+        map_bottom = y + 72
+        origin = (41.0, (y + map_bottom) / 2)
+        draw_map(draw, palette, around, origin, centre, 9.0, rim=rim)
+        x = 86
+        info: list[tuple[str, Colour]] = [
+            ("forced" if forced else "spot", palette.warning if forced else palette.foreground),
+            (where, palette.foreground),
+            (f"at {centre[0]},{centre[1]}", palette.foreground),
+            (f"turn {rotation}", palette.foreground),
+        ]
+        for i, (text, ink) in enumerate(info):
+            draw_text(draw, x, y + 1 + i * PITCH, clip(text, columns(width - x)), ink)
+        tick_y = y + 1 + len(info) * PITCH
+        _draw_tick(draw, x, tick_y, legal, palette.foreground if legal else palette.warning)
+        draw_text(draw, x + 10, tick_y, "fits" if legal else "clash", rim)
+        below = map_bottom + 1
+        if error:
+            _draw_refusal_box(draw, palette, error, width, below, height - 1)
+            return
+        _draw_sides_table(draw, palette, entry, 1, below + 1)
+        draw_footer(draw, palette, "A/B:spot C:turn #:lay", width, height)
+        return
+    divider = 58
+    origin = (divider / 2, (y + height) / 2)
+    draw_map(draw, palette, around, origin, centre, 6.0, rim=rim)
+    draw.line((divider, y, divider, height - 1), fill=palette.dim)
+    _draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
+    bottom = height - LINE_HEIGHT
+    draw_text(draw, divider + 3, bottom, f"turn {rotation}", palette.foreground)
+    _draw_tick(draw, width - 9, bottom, legal, palette.foreground)
+
+
+def _draw_tile_inset(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    entry: Mapping[str, Any],
+    centre: tuple[float, float],
+    radius: float,
+) -> None:
+    """The tile in hand, large, a colour letter outside each side as it is turned; a letter
+    that clashes with the colour of the tile it faces is drawn reversed in a box."""
+    colours = [str(c) for c in entry.get("colours") or []]
+    facing = list(entry.get("facing") or [None] * 6)
+    cx, cy = centre
+    draw.polygon(_rounded(_corners(cx, cy, radius)), outline=palette.foreground)
+    for _, a, b in _bands(colours):
+        _draw_band(draw, cx, cy, radius, a, b, palette.foreground, 1)
+    for side, colour in enumerate(colours):
+        lx, ly = _side_point(cx, cy, radius * math.sqrt(3) / 2 + 7, side)
+        letter = LETTERS.get(colour, "?")
+        x, y = round(lx) - 2, round(ly) - 3
+        other = facing[side] if side < len(facing) else None
+        if other is not None and other != colour:
+            draw.rectangle((x - 2, y - 2, x + CHAR_WIDTH, y + 8), fill=palette.foreground)
+            draw_text(draw, x, y, letter, palette.background)
+        else:
+            draw_text(draw, x, y, letter, palette.foreground)
+
+
+def _draw_sides_table(
+    draw: ImageDraw.ImageDraw, palette: Palette, entry: Mapping[str, Any], x: int, y: int
+) -> None:
+    """Two rows, side by side NE..NW: the tile's colours as turned, and the colours the
+    neighbours show towards it (``.`` where no tile touches); a clash is framed."""
+    colours = [str(c) for c in entry.get("colours") or []]
+    facing = list(entry.get("facing") or [None] * 6)
+    draw_text(draw, x, y, "tile", palette.dim)
+    draw_text(draw, x, y + PITCH, "faces", palette.dim)
+    left = x + 6 * CHAR_WIDTH
+    for side, colour in enumerate(colours):
+        cx = left + side * (CHAR_WIDTH + 4)
+        other = facing[side] if side < len(facing) else None
+        if other is not None and other != colour:
+            draw.rectangle((cx - 2, y - 2, cx + CHAR_WIDTH, y + PITCH + 7), outline=palette.warning)
+        draw_text(draw, cx, y, LETTERS.get(colour, "?"), _letter_colour(palette, colour))
+        mark = "." if other is None else LETTERS.get(str(other), "?")
+        draw_text(draw, cx, y + PITCH, mark, _letter_colour(palette, other))
+
+
+# -- the D menu and its pages --------------------------------------------------------------------
+
+#: Menu entries shortened to fit 21 characters.
+_SHORT = {"Undo last placement": "Undo last tile"}
+
+
+def _draw_menu(
+    draw: ImageDraw.ImageDraw, palette: Palette, entry: Mapping[str, Any], width: int, height: int
+) -> None:
+    lines = [str(line) for line in entry.get("lines") or []]
+    for long, short in _SHORT.items():
+        lines = [line.replace(long, short) for line in lines]
+    cursor = int(entry.get("cursor") or 0)
+    top = draw_title_bar(draw, palette, "Menu", width, right=f"{cursor + 1}/{len(lines)}")
+    bottom = draw_footer(draw, palette, "1-4/#: choose *: back", width, height)
+    draw_list(draw, palette, [(line, "") for line in lines], cursor, width, top, bottom)
+
+
+def _draw_scores_page(
+    draw: ImageDraw.ImageDraw, palette: Palette, view: Mapping[str, Any], width: int, height: int
+) -> None:
+    """A small table: each player's longest line, largest loop and points."""
+    top = draw_title_bar(draw, palette, "Scores", width, right=f"{view.get('placed', 0)} tiles")
+    players = list(view.get("players") or [])
+    if top + PITCH * (len(players) + 1) + PITCH <= height:  # room for the hint below
+        draw_footer(draw, palette, "any key: back", width, height)
+    draw_text_right(draw, width - 1, top, "line loop pts", palette.dim)
+    scores = view.get("scores") or {}
+    y = top + PITCH
+    for p in players:
+        s = scores.get(p) or {}
+        numbers = f"{s.get('line', 0):>4}{s.get('loop', 0):>5}{s.get('points', 0):>4}"
+        draw_text(draw, 1, y, clip(player_name(view, p), 7), _letter_colour(palette, p))
+        draw_text_right(draw, width - 1, y, numbers, palette.foreground)
+        y += PITCH
+
+
+def _draw_forced_page(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    tall: bool,
+) -> None:
+    """One open forced space on a small map, with the colours its neighbours show it."""
+    forced = view.get("forced") or []
+    cursor = int(entry.get("cursor") or 0)
+    right = f"{cursor % len(forced) + 1}/{len(forced)}" if forced else "none"
+    top = draw_title_bar(draw, palette, "Forced spaces", width, right=right)
+    bottom = draw_footer(draw, palette, "A/B: next, key: back", width, height)
+    if not forced:
+        draw_text(draw, 1, top, "no forced space", palette.foreground)
+        return
+    spot = entry.get("spot") or forced[cursor % len(forced)]
+    centre = (int(spot[0]), int(spot[1]))
+    map_right = 82 if tall else 58
+    radius = 9.0 if tall else 5.0
+    origin = (map_right / 2, (top + bottom) / 2)
+    draw_map(draw, palette, entry.get("around") or [], origin, centre, radius, rim=palette.warning)
+    x = map_right + 3
+    where = clip(f"{centre[0]},{centre[1]}", columns(width - x))
+    draw_text(draw, x, top, where, palette.foreground)
+    inset = ((x + width) / 2, (top + PITCH + bottom) / 2)
+    _draw_space_inset(draw, palette, list(entry.get("facing") or []), inset, 8.0 if tall else 6.0)
+
+
+def _draw_space_inset(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    facing: Sequence[str | None],
+    centre: tuple[float, float],
+    radius: float,
+) -> None:
+    """An empty space with, outside each side, the colour the tile there shows it."""
+    cx, cy = centre
+    draw.polygon(_rounded(_corners(cx, cy, radius)), outline=palette.warning)
+    for side, colour in enumerate(facing):
+        if colour is None:
+            continue
+        lx, ly = _side_point(cx, cy, radius * math.sqrt(3) / 2 + 6, side)
+        x, y = round(lx) - 2, round(ly) - 3
+        draw_text(draw, x, y, LETTERS.get(str(colour), "?"), _letter_colour(palette, colour))
+
+
+def _draw_undo(
+    draw: ImageDraw.ImageDraw, palette: Palette, entry: Mapping[str, Any], width: int, height: int
+) -> None:
+    top = draw_title_bar(
+        draw, palette, "Undo?", width, fill=palette.warning, ink=palette.on_warning
+    )
+    bottom = draw_footer(draw, palette, "#: undo  *: keep it", width, height)
+    tile, spot = entry.get("tile"), entry.get("spot")
+    words = f"take back tile {tile}" + (f" at {spot[0]},{spot[1]}" if spot else "")
+    words += "; the correction is journaled"
+    rows = max(1, (bottom - top + 2) // PITCH)
+    for i, line in enumerate(wrap(words, columns(width - 2), max_lines=rows)):
+        draw_text(draw, 1, top + i * PITCH, line, palette.foreground)
+
+
+# -- refusals ------------------------------------------------------------------------------------
+
+
+def refusal_title(error: str) -> tuple[str, str]:
+    """The title (``"No: golden rule"``, or ``"Not possible"``) and the words under it."""
+    rule, detail = split_refusal(error)
+    return (f"No: {rule}" if rule else "Not possible"), detail
+
+
+def _draw_refusal_page(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    error: str,
+    width: int,
+    height: int,
+    *,
+    top: int = 0,
+) -> None:
+    """A short panel gives all the room below ``top`` to the reason."""
+    _draw_refusal_box(draw, palette, error, width, top, height - 1)
+
+
+def _draw_refusal_box(
+    draw: ImageDraw.ImageDraw, palette: Palette, error: str, width: int, top: int, bottom: int
+) -> None:
+    """The rule in a warning bar and the reason under it, over whatever was below ``top``."""
+    title, detail = refusal_title(error)
+    draw.rectangle((0, top, width - 1, bottom), fill=palette.background)
+    draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
+    draw_text(draw, 2, top + 1, clip(printable(title), columns(width - 4)), palette.on_warning)
+    rows = max(1, (bottom - top - 12 + 2) // PITCH)
+    for i, line in enumerate(wrap(detail, columns(width - 2), max_lines=rows)):
+        draw_text(draw, 1, top + 12 + i * PITCH, line, palette.foreground)

@@ -1,0 +1,415 @@
+"""The Tokami screen: the standings after every turn and the question being typed.
+
+``tokami_screen(view)`` draws the object :meth:`companion.tables.tokami.TokamiTable.view`
+returns: whose turn it is, the blocks left on the cross, the block forbidden to the player on
+turn, the standings (best first, the player on turn marked), and under ``"entry"`` the keypad
+dialogue's question and the keys that answer it. A refusal (``view["error"]``) takes the place
+of the question until the next key.
+
+The choices are the dialogue's own (``"1 higher + bonus"``, ``"2 yellow"``, ``"* back"``);
+they are shortened here to fit: on a 128x64 panel to seven characters (``"1 bonus"``,
+``"4 stuck"``, ``"2 yello"``), two to a row beside a narrow standings column. A 128x128 panel
+also shows how many blocks of each colour are left, in their colours, the forbidden one crossed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.screens.layout import PITCH, draw_title_bar, draw_warning_bar
+from companion.screens.palette import Colour, Palette, Size, blank
+from companion.screens.text import (
+    LINE_HEIGHT,
+    clip,
+    columns,
+    draw_text,
+    draw_text_right,
+    printable,
+    text_width,
+    wrap,
+)
+
+#: From this height on, the roomier layout is used.
+TALL_HEIGHT = 112
+
+#: Block colours a colour panel can show as themselves; any other colour is drawn white.
+BLOCK_COLOURS: dict[str, tuple[int, int, int]] = {
+    "red": (230, 40, 40),
+    "yellow": (245, 210, 0),
+    "green": (40, 190, 70),
+    "blue": (60, 120, 255),
+    "orange": (255, 140, 0),
+    "purple": (170, 80, 220),
+    "white": (240, 240, 240),
+    "black": (130, 130, 155),
+    "natural": (215, 180, 130),
+    "wood": (215, 180, 130),
+}
+
+#: The dialogue's outcome words, shortened: for a tall panel, and for a short one.
+_TALL_WORDS = {
+    "higher + bonus": "bonus",
+    "higher, no bonus": "higher",
+    "blocks fell": "fell",
+}
+_SHORT_WORDS = {
+    "higher + bonus": "bonus",
+    "higher, no bonus": "up",
+    "blocks fell": "fell",
+    "not higher": "stuck",
+    "declined": "pass",
+}
+
+#: The question of each stage in one line, for a tall panel.
+_TALL_QUESTIONS = {
+    "outcome": "what happened?",
+    "block": "which block went up?",
+    "bonus": "which bonus block?",
+    "fallen": "which blocks fell?",
+    "in_hand": "which block in hand?",
+}
+
+#: The question of each stage in a few words, for a short panel.
+_SHORT_QUESTIONS = {
+    "outcome": "what happened?",
+    "block": "which block?",
+    "bonus": "bonus block?",
+    "fallen": "which fell?",
+    "in_hand": "in hand?",
+    "confirm": "save this?",
+    "confirm_undo": "undo this?",
+    "confirm_stop": "stop the game?",
+    "over": "game over",
+}
+
+
+def tokami_screen(
+    view: Mapping[str, Any], *, size: Size = (128, 64), mode: str = "1"
+) -> Image.Image:
+    """Draw the Tokami screen for ``view`` on a new image of ``size`` and ``mode``.
+
+    Example::
+
+        image = tokami_screen(table.view(), size=device.size, mode=device.mode)
+    """
+    image, palette = blank(size, mode)
+    draw = ImageDraw.Draw(image)
+    width, height = image.size
+    if height >= TALL_HEIGHT:
+        _draw_tall(draw, palette, view, width, height)
+    else:
+        _draw_compact(draw, palette, view, width, height)
+    warning = view.get("warning")
+    if warning and not view.get("error"):
+        draw_warning_bar(draw, palette, str(warning), width, height)
+    return image
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+
+def question(view: Mapping[str, Any]) -> str:
+    """The dialogue's question without the player's name (the title bar carries it)."""
+    entry = view.get("entry") or {}
+    prompt = str(entry.get("prompt") or "")
+    player = entry.get("player")
+    if player and prompt.startswith(f"{player}: "):
+        prompt = prompt[len(player) + 2 :]
+    return prompt
+
+
+def short_choice(choice: str, width: int, words: Mapping[str, str]) -> str:
+    """``"1 higher + bonus"`` -> ``"1 bonus"``; a colour or other label cut to ``width``."""
+    key, _, label = choice.partition(" ")
+    label = words.get(label, label)
+    return f"{key} {label}"[:width]
+
+
+def _title(view: Mapping[str, Any]) -> str:
+    if view.get("over"):
+        winner = view.get("winner")
+        verdict = "a tie" if winner == "tie" else f"{winner} wins"
+        return ("stopped: " if view.get("reason") == "stopped" else "") + verdict
+    return str(view.get("turn") or "")
+
+
+def _ink(palette: Palette, colour: str | None) -> Colour:
+    if isinstance(palette.background, tuple) and colour in BLOCK_COLOURS:
+        return BLOCK_COLOURS[str(colour)]
+    return palette.foreground
+
+
+def _standings(view: Mapping[str, Any]) -> list[tuple[str, int]]:
+    return [(str(p), int(s)) for p, s in view.get("standings") or []]
+
+
+def _draw_standings(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    left: int,
+    right: int,
+    top: int,
+    rows: int,
+) -> None:
+    """One player a row, best first, the score flush right; the player on turn in a box."""
+    chars = columns(right - left - 1)
+    turn = view.get("turn")
+    for i, (player, score) in enumerate(_standings(view)[:rows]):
+        y = top + i * PITCH
+        points = str(score)
+        ink = palette.foreground
+        if player == turn and not view.get("over"):
+            draw.rectangle((left, y - 1, right, y + LINE_HEIGHT - 1), fill=palette.accent)
+            ink = palette.on_fill
+        name = clip(printable(player), max(1, chars - len(points) - 1))
+        draw_text(draw, left + 1, y, name, ink)
+        draw_text_right(draw, right, y, points, ink)
+
+
+def _draw_refusal(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    error: str,
+    left: int,
+    right: int,
+    top: int,
+    bottom: int,
+) -> None:
+    """``Not allowed`` in a warning bar, the reason wrapped under it."""
+    draw.rectangle((left, top, right, bottom), fill=palette.background)
+    draw.rectangle((left, top, right, top + 9), fill=palette.warning)
+    draw_text(draw, left + 2, top + 1, "Not allowed", palette.on_warning)
+    rows = max(1, (bottom - top - 12 + 2) // PITCH)
+    for i, line in enumerate(wrap(error, columns(right - left - 1), max_lines=rows)):
+        draw_text(draw, left + 1, top + 12 + i * PITCH, line, palette.foreground)
+
+
+def typed_so_far(view: Mapping[str, Any]) -> str:
+    """The answers given for the turn being typed: ``"blue yellow"`` after two fallen blocks."""
+    entered = str((view.get("entry") or {}).get("entered") or "")
+    return entered.partition(": ")[2]
+
+
+def _compact_question(view: Mapping[str, Any], stage: str) -> str:
+    """The question in a few words; while fallen blocks are typed, those typed so far (each
+    colour cut to three letters, so several fit beside the forbidden colour)."""
+    typed = typed_so_far(view)
+    if stage == "fallen" and typed:
+        return "fell: " + " ".join(colour[:3] for colour in typed.split())
+    return _SHORT_QUESTIONS.get(stage, question(view))
+
+
+def _confirm_words(view: Mapping[str, Any]) -> str | None:
+    """What a confirmation asks about: the turn typed, or the turn an undo takes back."""
+    stage = (view.get("entry") or {}).get("stage")
+    if stage in ("confirm", "confirm_undo", "confirm_stop"):
+        text = question(view)
+        if stage == "confirm_undo" and text.startswith("undo "):
+            text = text[len("undo ") :]
+        return text.rstrip("?")
+    return None
+
+
+# -- 128x64 ----------------------------------------------------------------------------------------
+
+#: What ``#`` and ``*`` do on each confirmation, for a short panel's question line.
+_CONFIRM_KEYS = {
+    "confirm": "#: save  *: back",
+    "confirm_undo": "#: undo  *: back",
+    "confirm_stop": "#: stop  *: back",
+}
+
+
+def flow(items: Sequence[str], width: int, lines: int) -> list[list[str]]:
+    """Items laid left to right, a space between them, in at most ``lines`` lines of
+    ``width`` characters; the items that do not fit are left out."""
+    out: list[list[str]] = [[]]
+    used = 0
+    for item in items:
+        need = len(item) + (1 if out[-1] else 0)
+        if used + need > width:
+            if len(out) == lines:
+                break
+            out.append([])
+            used, need = 0, len(item)
+        out[-1].append(item)
+        used += need
+    return out
+
+
+def _standing_items(view: Mapping[str, Any], width: int, lines: int) -> list[str]:
+    """``"Anna 3"`` for each player, names cut just enough for everyone to fit."""
+    standings = _standings(view)
+    for cut in (12, 8, 6, 5, 4, 3, 2):
+        items = [f"{clip(printable(p), cut)} {s}" for p, s in standings]
+        if sum(len(f) for f in flow(items, width, lines)) == len(items):
+            return items
+    return [f"{clip(printable(p), 2)} {s}" for p, s in standings]
+
+
+def _draw_flowed(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    rows: list[list[str]],
+    top: int,
+    *,
+    marked: int | None = None,
+) -> None:
+    """Draw flowed rows; item number ``marked`` (counting across rows) in a filled box."""
+    index = 0
+    for r, row in enumerate(rows):
+        x = 1
+        y = top + r * PITCH
+        for item in row:
+            ink = palette.foreground
+            if index == marked:
+                draw.rectangle(
+                    (x - 1, y - 1, x + text_width(item), y + LINE_HEIGHT - 1), fill=palette.accent
+                )
+                ink = palette.on_fill
+            draw_text(draw, x, y, item, ink)
+            x += text_width(item) + 6
+            index += 1
+
+
+def _draw_compact(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    width: int,
+    height: int,
+) -> None:
+    """Title: whose turn and the blocks left. Then the question (the forbidden colour flush
+    right), the choices, and the standings with the player on turn boxed."""
+    rounds = int(view.get("rounds") or 1)
+    left = view.get("blocks_left", 0)
+    right = f"{left} left" if rounds == 1 else f"r{view.get('round')}/{rounds} {left}"
+    top = draw_title_bar(draw, palette, _title(view), width, right=right)
+    room = columns(width - 2)
+    error = view.get("error")
+    if error:
+        _draw_refusal(draw, palette, str(error), 0, width - 1, top - 1, height - 1)
+        return
+    entry = view.get("entry") or {}
+    stage = str(entry.get("stage") or "outcome")
+    forbidden = view.get("forbidden")
+    confirm = _confirm_words(view)
+    if confirm is not None:
+        draw_text(draw, 1, top, _CONFIRM_KEYS.get(stage, ""), palette.foreground)
+        for i, line in enumerate(wrap(confirm, room, max_lines=2)):
+            draw_text(draw, 1, top + (1 + i) * PITCH, line, palette.foreground)
+    else:
+        mark = f"no:{forbidden}" if forbidden and not view.get("over") else ""
+        ask = _compact_question(view, stage)
+        draw_text(draw, 1, top, clip(ask, room - len(mark) - 1), palette.foreground)
+        if mark:
+            draw_text_right(draw, width - 1, top, clip(mark, room // 2), palette.warning)
+        choices = [short_choice(str(c), room, _SHORT_WORDS) for c in entry.get("choices") or []]
+        _draw_flowed(draw, palette, flow(choices, room, 2), top + PITCH)
+    turn = view.get("turn")
+    players = [p for p, _ in _standings(view)]
+    marked = players.index(turn) if turn in players and not view.get("over") else None
+    rows = flow(_standing_items(view, room, 2), room, 2)
+    first = height - LINE_HEIGHT - PITCH * (len(rows) - 1)
+    draw.line((0, first - 3, width - 1, first - 3), fill=palette.dim)
+    _draw_flowed(draw, palette, rows, first, marked=marked)
+
+
+# -- 128x128 ---------------------------------------------------------------------------------------
+
+
+def _draw_blocks_left(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    width: int,
+    y: int,
+) -> None:
+    """Each colour's blocks left on the cross as a coloured square and a count, the forbidden
+    colour's square crossed; the total flush right."""
+    on_cross = view.get("on_cross") or {}
+    forbidden = view.get("forbidden")
+    x = 1
+    for colour in view.get("colours") or list(on_cross):
+        count = str(on_cross.get(colour, 0))
+        box = (x, y, x + 6, y + 6)
+        if isinstance(palette.background, tuple):
+            draw.rectangle(box, fill=_ink(palette, colour))
+        else:
+            draw.rectangle(box, outline=palette.foreground)
+            draw_text(draw, x + 1, y, str(colour)[:1].upper(), palette.foreground)
+        if colour == forbidden:
+            draw.line((x - 1, y - 1, x + 7, y + 7), fill=palette.warning, width=2)
+            draw.line((x - 1, y + 7, x + 7, y - 1), fill=palette.warning, width=2)
+        draw_text(draw, x + 9, y, count, palette.foreground)
+        x += 9 + text_width(count) + 6
+        if x > width - 30:
+            break
+    draw_text_right(draw, width - 1, y, f"={view.get('blocks_left', 0)}", palette.foreground)
+
+
+def _draw_tall(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    width: int,
+    height: int,
+) -> None:
+    rounds = int(view.get("rounds") or 1)
+    top = draw_title_bar(
+        draw, palette, _title(view), width, right=f"round {view.get('round')}/{rounds}"
+    )
+    room = columns(width - 2)
+    _draw_blocks_left(draw, palette, view, width, top)
+    y = top + PITCH
+    forbidden = view.get("forbidden")
+    if forbidden and not view.get("over"):
+        draw_text(draw, 1, y, "forbidden:", palette.warning)
+        draw_text(draw, 1 + text_width("forbidden: "), y, str(forbidden), _ink(palette, forbidden))
+    else:
+        draw_text(draw, 1, y, "nothing forbidden" if not view.get("over") else "", palette.dim)
+    y += PITCH
+    entry = view.get("entry") or {}
+    stage = str(entry.get("stage") or "outcome")
+    confirm = _confirm_words(view)
+    if confirm is not None:
+        lines = wrap(confirm + "?", room, max_lines=2)
+        inks = [palette.foreground] * len(lines)
+    else:
+        lines = [clip(_TALL_QUESTIONS.get(stage, question(view)), room)]
+        inks = [palette.foreground]
+        typed, notice = typed_so_far(view), view.get("notice")
+        if typed:
+            lines.append(clip(printable(str(entry.get("entered"))), room))
+            inks.append(palette.foreground)
+        elif notice and stage == "outcome":
+            lines.append(clip(printable(str(notice)), room))
+            inks.append(palette.dim)
+    for i, (line, ink) in enumerate(zip(lines, inks, strict=True)):
+        draw_text(draw, 1, y + i * PITCH, line, ink)
+    y += 2 * PITCH + 2
+    draw.line((0, y - 2, width - 1, y - 2), fill=palette.dim)
+    split = width - 50
+    draw.line((split - 2, y - 1, split - 2, height - 1), fill=palette.dim)
+    rows = (height - y + 1) // PITCH
+    _draw_standings(draw, palette, view, split, width - 1, y, rows)
+    error = view.get("error")
+    if error:
+        _draw_refusal(draw, palette, str(error), 0, width - 1, y - 2, height - 1)
+        return
+    colours = set(view.get("colours") or [])
+    for i, choice in enumerate(_fit(entry.get("choices") or [], rows)):
+        label = short_choice(choice, columns(split - 4), _TALL_WORDS)
+        word = label.partition(" ")[2]
+        draw_text(draw, 1, y + i * PITCH, label, _ink(palette, word) if word in colours else (
+            palette.foreground
+        ))
+
+
+def _fit(choices: Sequence[Any], rows: int) -> list[str]:
+    """The choices that fit ``rows`` rows; the last ones (back, stop) are the ones dropped."""
+    return [str(c) for c in choices][:rows]

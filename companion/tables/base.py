@@ -1,0 +1,203 @@
+"""What every keypad-only table shares: the journal, game time, refusal messages, the wake-ups.
+
+A Tantrix or Tokami table has no switches to debounce and no sand running: the only inputs are
+keys, and the only thing that changes without one is a refusal message timing out. So the
+controllers are much simpler than the Tamsk :class:`companion.table.Table`, but they keep its
+interface (``start_game``, ``resume``, ``feed``, ``poll``, ``next_wakeup``, ``view``,
+``status_line``, ``close``, ``changed``, ``journal_path``, ``game``) so the daemon and the
+desktop backend drive any of the three the same way.
+
+The order that matters: a key that changes the game is *journaled first* (the journal returns
+only once the line is on disk), then applied to the game the table reports, then acknowledged
+with a sound. A power cut between the two leaves a journal that a restart folds into exactly
+the state the players were about to see.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion import __version__
+from companion.clock import Clock
+from companion.journal import Journal, JournalWriter
+from companion.table import RawInput
+
+log = logging.getLogger(__name__)
+
+#: How long a refusal stays on the screen when no key is pressed (the next key clears it).
+ERROR_SECONDS = 6.0
+#: The keys of the 4x4 keypad; anything else from a backend is ignored with a log line.
+KEYS = frozenset("0123456789ABCD*#")
+
+
+class KeypadTable:
+    """The shared plumbing of a table played from the keypad alone.
+
+    Subclasses set :attr:`GAME` and implement ``start_game``, ``resume``, :meth:`_key`,
+    ``view`` and ``status_line``.
+    """
+
+    GAME = ""
+
+    def __init__(
+        self,
+        clock: Clock,
+        journal_dir: str | Path,
+        *,
+        config: Mapping[str, Any],
+        sound: Callable[[str], None] | None = None,
+        on_record: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.clock = clock
+        self.journal_dir = Path(journal_dir)
+        self.config = config
+        self._sound = sound or (lambda pattern: None)
+        self._on_record = on_record
+        self.writer: JournalWriter | None = None
+        self.header: dict[str, Any] = {}
+        self.mono0 = 0.0  # monotonic time of game time 0
+        self.last_t = 0.0  # game time of the last record: the journal's times never go back
+        self.error: str | None = None
+        self.error_until = 0.0
+        self.warning: str | None = None  # a message from outside the game (see notice)
+        self.warning_until = 0.0
+        self.changed = True  # something to redraw
+
+    # ------------------------------------------------------------------ journal
+
+    @property
+    def journal_path(self) -> Path | None:
+        return self.writer.path if self.writer else None
+
+    def game_time(self, mono: float | None = None) -> float:
+        return (self.clock.now() if mono is None else mono) - self.mono0
+
+    def _new_journal(self, fields: Mapping[str, Any], table: int | None, name: str | None) -> Path:
+        """Open a new journal whose header holds the game's ``fields`` and the usual facts."""
+        self.close()
+        now, wall = self.clock.now(), self.clock.wall()
+        stamp = datetime.fromtimestamp(wall, UTC)
+        table_no = int(table if table is not None else self.config["table"]["number"])
+        filename = name or f"{self.GAME}-t{table_no}-{stamp:%Y%m%d-%H%M%S}.jsonl"
+        header: dict[str, Any] = {
+            "game": self.GAME,
+            **fields,
+            "table": table_no,
+            "software": f"companion {__version__}",
+            "created": stamp.isoformat(timespec="seconds"),
+            "wall0": round(wall, 3),
+        }
+        self.writer = JournalWriter.create(self.journal_dir / filename, header)
+        self.header = header
+        self.mono0 = now
+        self.last_t = 0.0
+        self._clear_error()
+        self.changed = True
+        return self.writer.path
+
+    def _reopen(self, path: str | Path) -> tuple[Journal, list[str]]:
+        """Reopen a journal of this game for appending (a torn last line is cut off and kept
+        beside it); return what it holds and notes for the log."""
+        self.close()
+        writer, journal = JournalWriter.resume(path)
+        if journal.header is None or journal.header.get("game") != self.GAME:
+            writer.close()
+            raise ValueError(f"{path}: not a {self.GAME.capitalize()} journal")
+        notes = [str(journal.torn)] if journal.torn is not None else []
+        last_t, last_wall = 0.0, float(journal.header.get("wall0", self.clock.wall()))
+        for _, body in journal.events:
+            t, wall = body.get("t"), body.get("wall")
+            if isinstance(t, (int, float)) and not isinstance(t, bool) and t >= last_t:
+                last_t = float(t)
+            if isinstance(wall, (int, float)) and not isinstance(wall, bool):
+                last_wall = float(wall)
+        # Game time goes on from the last record, plus the time the table was dark.
+        off = max(0.0, self.clock.wall() - last_wall)
+        self.writer = writer
+        self.header = dict(journal.header)
+        self.last_t = last_t
+        self.mono0 = self.clock.now() - (last_t + off)
+        self._clear_error()
+        self.changed = True
+        return journal, notes
+
+    def _record(self, body: Mapping[str, Any], *, src: str = "keypad") -> dict[str, Any]:
+        """Journal one event at the current game time; on disk when this returns."""
+        assert self.writer is not None
+        t = max(self.last_t, round(self.game_time(), 3))
+        sealed = self.writer.append(
+            {"t": t, **body, "wall": round(self.clock.wall(), 3), "src": src}
+        )
+        self.last_t = t
+        if self._on_record is not None:
+            self._on_record(sealed)
+        return sealed
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.writer = None
+
+    # ------------------------------------------------------------------ inputs
+
+    def feed(self, raw: RawInput) -> None:
+        """Take one raw input; only keys matter at this table (switch and button edges are
+        ignored: a Tantrix or Tokami table has none)."""
+        if raw.kind != "key":
+            return
+        if raw.name not in KEYS:
+            log.warning("unknown key %r", raw.name)
+            return
+        if self.writer is None:
+            return
+        self._clear_error()
+        self.changed = True
+        self._key(raw.name)
+
+    def _key(self, key: str) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ feedback
+
+    def _refuse(self, reason: str) -> None:
+        """Show why an input was refused and buzz "no"."""
+        self.error = reason
+        self.error_until = self.clock.now() + ERROR_SECONDS
+        self._sound("error")
+        self.changed = True
+
+    def notice(self, text: str, seconds: float = 5.0) -> None:
+        """Show a warning from outside the game (e.g. the sensor hub's link went down), as
+        :meth:`companion.table.Table.notice` does; no sound, it times out by itself."""
+        self.warning = text
+        self.warning_until = self.clock.now() + seconds
+        self.changed = True
+
+    def _clear_error(self) -> None:
+        if self.error is not None:
+            self.error = None
+            self.changed = True
+
+    def poll(self) -> None:
+        """Do whatever has become due by now: only messages timing out."""
+        now = self.clock.now()
+        if self.error is not None and now >= self.error_until:
+            self._clear_error()
+        if self.warning is not None and now >= self.warning_until:
+            self.warning = None
+            self.changed = True
+
+    def next_wakeup(self) -> float | None:
+        """The monotonic time :meth:`poll` is next needed (None: only on a key)."""
+        times = [self.error_until] if self.error is not None else []
+        if self.warning is not None:
+            times.append(self.warning_until)
+        return min(times) if times else None
+
+    def animating(self) -> bool:
+        """Whether the screen changes without an input (never here: no sand, no timer)."""
+        return False

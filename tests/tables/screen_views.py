@@ -1,0 +1,186 @@
+"""Tantrix and Tokami tables in named situations, and the screens drawn for them.
+
+Every view comes from a real table controller driven by keys on a fake clock (never a view
+written by hand), so the golden images show what players would really see. The golden images
+live in ``tests/reference/screens/`` as ``tantrix_*.png`` and ``tokami_*.png``; after an
+intended change to a screen, redraw them and look at every one:
+
+    .venv/bin/python tests/tables/screen_views.py [--preview DIR] [NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository root
+
+from PIL import Image
+
+from companion.screens import upscale
+from companion.screens.tantrix import tantrix_screen
+from companion.screens.tokami import tokami_screen
+from companion.tantrix.autoplay import random_game
+from tests.tables.driving import Seat, play_events, seat
+
+REFERENCE_DIR = Path(__file__).resolve().parent.parent / "reference" / "screens"
+OLED = ((128, 64), "1")
+COLOUR = ((128, 128), "RGB")
+PREVIEW_FACTOR = 4
+
+
+@contextmanager
+def table(kind: str) -> Iterator[Seat]:
+    with tempfile.TemporaryDirectory() as folder:
+        s = seat(kind, Path(folder))
+        try:
+            yield s
+        finally:
+            s.table.close()
+
+
+# -- Tantrix ---------------------------------------------------------------------------------------
+
+THREE = ("red", "yellow", "green")
+FOUR = ("red", "yellow", "green", "blue")
+
+
+def _tantrix_game(s: Seat, players: tuple[str, ...], tiles: int, seed: int = 3) -> None:
+    s.table.start_game(list(players), names={"red": "Ada"})
+    play_events(s, random_game(random.Random(seed), players, stop_after=tiles).events)
+
+
+def _tile_for_forced_space(s: Seat) -> int:
+    """The lowest tile off the table that fits an open forced space (or anywhere)."""
+    game = s.table.game
+    spare = [t for t in range(1, 57) if game.where_is(t) is None and game.legal_cells(t)]
+    forced = [t for t in spare if any(game.is_forced_space(c) for c in game.legal_cells(t))]
+    return (forced or spare)[0]
+
+
+def tantrix_view(situation: str) -> dict[str, Any]:
+    """The view of a Tantrix table in ``situation``."""
+    with table("tantrix") as s:
+        if situation == "opening":
+            s.table.start_game(["red", "yellow"], names={"red": "Ada", "yellow": "Ben"})
+            s.press("1")
+        elif situation in ("midgame", "menu", "undo"):
+            _tantrix_game(s, THREE, 20)
+            s.press({"midgame": "", "menu": "DA", "undo": "D2"}[situation])
+        elif situation in ("four_players", "scores"):
+            _tantrix_game(s, FOUR, 30, seed=5)
+            s.press("D3" if situation == "scores" else "4")
+        elif situation == "forced":
+            _tantrix_game(s, THREE, 20)
+            s.press("D4")
+        elif situation in ("place", "clash", "refused"):
+            _tantrix_game(s, THREE, 20)
+            s.press(f"{_tile_for_forced_space(s)}#")
+            s.press({"place": "", "clash": "C", "refused": "C#"}[situation])
+        elif situation == "over":
+            _tantrix_game(s, ("red", "blue"), 56, seed=2)
+        elif situation == "warning":
+            _tantrix_game(s, THREE, 12)
+            s.table.notice("sensor hub link lost")
+        else:
+            raise ValueError(f"no Tantrix situation {situation!r}")
+        return s.view
+
+
+def _tantrix_case(situation: str, panel: tuple[tuple[int, int], str]) -> Callable[[], Image.Image]:
+    size, mode = panel
+    return lambda: tantrix_screen(tantrix_view(situation), size=size, mode=mode)
+
+
+TANTRIX_SITUATIONS = (
+    "opening", "midgame", "four_players", "place", "clash", "refused", "menu", "scores",
+    "forced", "undo", "over", "warning",
+)
+TANTRIX_COLOUR_SITUATIONS = (
+    "opening", "midgame", "four_players", "place", "clash", "refused", "scores", "forced", "over",
+)
+TANTRIX_CASES: dict[str, Callable[[], Image.Image]] = {
+    **{f"tantrix_{name}": _tantrix_case(name, OLED) for name in TANTRIX_SITUATIONS},
+    **{f"tantrix_colour_{name}": _tantrix_case(name, COLOUR) for name in TANTRIX_COLOUR_SITUATIONS},
+}
+
+
+# -- Tokami ----------------------------------------------------------------------------------------
+
+#: A round of the small box ends after five blocks come off the cross.
+SMALL_BOX = {"red": 3, "yellow": 3, "blue": 3}
+
+
+def tokami_view(situation: str) -> dict[str, Any]:
+    """The view of a Tokami table in ``situation``."""
+    with table("tokami") as s:
+        if situation == "start":
+            s.table.start_game(["Anna", "Ben", "Chloé"])
+        elif situation in ("bonus", "confirm", "refused", "fallen"):
+            s.table.start_game(["Anna", "Ben", "Chloé"], blocks={"red": 1, "yellow": 4, "blue": 4})
+            s.press("21#")  # Anna: the only red block went higher, forbidden to Ben
+            s.press({"bonus": "13", "confirm": "132", "refused": "21", "fallen": "332"}[situation])
+        elif situation == "five_players":
+            s.table.start_game(["Anna", "Benedikt", "Chloé", "Dominique", "Eve"], rounds=3)
+            s.press("112#3432#0#41#243#")
+        elif situation == "round_two":
+            s.table.start_game(["Anna", "Ben", "Chloé"], blocks=SMALL_BOX, rounds=2)
+            s.press("112#331#0#42#23#5#")
+        elif situation == "over":
+            s.table.start_game(["Anna", "Ben", "Chloé"], blocks=SMALL_BOX, rounds=2)
+            s.press("112#331#0#42#23#5#113#32#3#121#132#")
+        elif situation == "warning":
+            s.table.start_game(["Anna", "Ben"])
+            s.press("112#")
+            s.table.notice("sensor hub link lost")
+        else:
+            raise ValueError(f"no Tokami situation {situation!r}")
+        return s.view
+
+
+def _tokami_case(situation: str, panel: tuple[tuple[int, int], str]) -> Callable[[], Image.Image]:
+    size, mode = panel
+    return lambda: tokami_screen(tokami_view(situation), size=size, mode=mode)
+
+
+TOKAMI_SITUATIONS = (
+    "start", "bonus", "confirm", "refused", "fallen", "five_players", "round_two", "over",
+    "warning",
+)
+TOKAMI_COLOUR_SITUATIONS = ("start", "bonus", "refused", "five_players", "round_two", "over")
+TOKAMI_CASES: dict[str, Callable[[], Image.Image]] = {
+    **{f"tokami_{name}": _tokami_case(name, OLED) for name in TOKAMI_SITUATIONS},
+    **{f"tokami_colour_{name}": _tokami_case(name, COLOUR) for name in TOKAMI_COLOUR_SITUATIONS},
+}
+
+CASES = {**TANTRIX_CASES, **TOKAMI_CASES}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="cases to redraw (default: all)")
+    parser.add_argument("--preview", type=Path, help=f"also write {PREVIEW_FACTOR}x copies here")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.names) - set(CASES))
+    if unknown:
+        parser.error(f"unknown case(s): {', '.join(unknown)}")
+    if args.preview:
+        args.preview.mkdir(parents=True, exist_ok=True)
+    for name in args.names or CASES:
+        image = CASES[name]()
+        image.save(REFERENCE_DIR / f"{name}.png")
+        if args.preview:
+            upscale(image, PREVIEW_FACTOR).save(args.preview / f"{name}.png")
+        print(f"{name}: {image.size[0]}x{image.size[1]} {image.mode}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
