@@ -31,9 +31,19 @@ pin_factory = ""
 hub_port = "/dev/ttyACM0"
 
 [game]
+kind = "tamsk"        # "tamsk", "tantrix" or "tokami"
 level = 3
 ruleset = "adjusted"   # "adjusted" (English rule book) or "original" (French/Czech)
 start = "standard"     # or "free"
+
+[tantrix]
+players = ["red", "yellow"]   # 2 to 4 colours in seat order
+
+[tokami]
+players = ["Player 1", "Player 2"]
+rounds = 1
+colours = ["red", "yellow", "green", "blue"]   # the block set, in keypad order
+counts = [9, 9, 9, 9]
 
 [calibration]
 # Measured run time of each hourglass in seconds (`companion calibrate` writes these).
@@ -151,6 +161,8 @@ def load(path: str | Path | None = None, *, text: str | None = None) -> dict[str
 
 def validate(config: Mapping[str, Any]) -> None:
     game = config["game"]
+    if game["kind"] not in ("tamsk", "tantrix", "tokami"):
+        raise ConfigError("'game.kind' must be tamsk, tantrix or tokami")
     if game["level"] not in (1, 2, 3):
         raise ConfigError("'game.level' must be 1, 2 or 3")
     if game["ruleset"] not in ("adjusted", "original"):

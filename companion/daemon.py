@@ -108,7 +108,10 @@ class Daemon:
     def reload(self) -> None:
         """SIGHUP (``systemctl reload``): take up the newest unfinished game, e.g. one just
         made with ``companion new-game``."""
-        newest = find_unfinished(self.table.journal_dir)
+        from companion.tables import find_unfinished as find_any
+
+        header_game = getattr(self.table, "header", {}).get("game") or "tamsk"
+        newest = find_any(self.table.journal_dir, str(header_game))
         if newest is not None and newest != self.table.journal_path:
             notes = self.table.resume(newest)
             log.info("took up %s %s", newest, "; ".join(notes))
@@ -203,25 +206,6 @@ class Daemon:
 # ---------------------------------------------------------------------- building a table
 
 
-def find_unfinished(journal_dir: Path) -> Path | None:
-    """The newest Tamsk journal in the folder whose game is not over."""
-    from companion.simulate import load
-
-    candidates = sorted(journal_dir.glob("tamsk-*.jsonl"), key=lambda p: p.stat().st_mtime)
-    for path in reversed(candidates):
-        try:
-            loaded = load(path)
-            from companion.tamsk.simulate import simulate
-
-            state = simulate(loaded.scenario.header, loaded.scenario.events)
-        except Exception as exc:  # a damaged journal is reported, never fatal
-            log.warning("%s: cannot resume: %s", path, exc)
-            continue
-        if not state["over"]:
-            return path
-    return None
-
-
 def rules_from_config(config: Mapping[str, Any]) -> Any:
     from companion.config import periods
     from companion.tamsk.game import Rules
@@ -281,8 +265,12 @@ async def serve(
 
         factory = MockFactory(pin_class=MockPWMPin)
     sounder = make_sounder(config, factory)
-    table = Table(
-        clock, journal_dir, config=config, sound=lambda pattern: sounder.play(pattern, clock.now())
+    from companion.tables import find_unfinished as find_any
+    from companion.tables import game_kind, make_table
+
+    kind = game_kind(config)
+    table = make_table(
+        config, clock, journal_dir, sound=lambda pattern: sounder.play(pattern, clock.now())
     )
     daemon = Daemon(
         table,
@@ -298,19 +286,22 @@ async def serve(
         inputs: Any = HubInputs(config, clock, daemon, loop)
     else:
         inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
-    for glass, level in inputs.tilt_levels().items():
-        table.tilts[glass].stable = table.tilts[glass].level = level
+    if kind == "tamsk":
+        for glass, level in inputs.tilt_levels().items():
+            table.tilts[glass].stable = table.tilts[glass].level = level
     keypad = open_keypad(config, backend, clock, daemon, factory)
     if keypad is not None and hasattr(keypad, "poll"):
         daemon.tickers.append(keypad)
-    unfinished = None if new_game else find_unfinished(journal_dir)
+    unfinished = None if new_game else find_any(journal_dir, kind)
     if unfinished is not None:
         notes = table.resume(unfinished)
         log.info("resumed %s %s", unfinished, "; ".join(notes))
         print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
     else:
-        path = table.start_game(rules_from_config(config))
-        print(f"companion: new game, journal {path}", file=sys.stderr, flush=True)
+        from companion.tables import start_configured_game
+
+        path = start_configured_game(table, config)
+        print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
     if stdin_driver:
         on_line = stdin_pin_driver(inputs, clock)
         loop = asyncio.get_running_loop()

@@ -95,11 +95,10 @@ def main(config: Mapping[str, Any], journal_dir: Path | None = None) -> int:
 async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    from companion.daemon import Daemon, make_sounder, rules_from_config
+    from companion.daemon import Daemon, make_sounder
     from companion.hw.display import Display, make_device
     from companion.hw.inputs import GpioInputs
     from companion.screens import frame_to_text
-    from companion.table import Table
 
     clock = MonotonicClock()
     factory = MockFactory(pin_class=MockPWMPin)
@@ -115,16 +114,20 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     def sound(pattern: str) -> None:
         sounder.play(pattern, clock.now())
 
-    table = Table(clock, journal_dir, config=config, sound=sound)
+    from companion.tables import game_kind, make_table, start_configured_game
+
+    table = make_table(config, clock, journal_dir, sound=sound)
     display = Display(make_device(config, "desktop"), max_fps=10, on_frame=on_frame)
     daemon = Daemon(table, clock, display=display, sounder=sounder)
     loop = asyncio.get_running_loop()
     daemon.loop = loop
     inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
+    if game_kind(config) != "tamsk":
+        print(f"{game_kind(config)}: the keypad keys play; the hourglass keys do nothing")
     keyboard = KeyboardTable(
         inputs, clock, daemon.deliver, lambda delay, fn: loop.call_later(delay, fn)
     )
-    path = table.start_game(rules_from_config(config))
+    path = start_configured_game(table, config)
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
 

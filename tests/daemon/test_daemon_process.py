@@ -156,3 +156,49 @@ def test_sigkill_mid_game_then_restart_resumes_the_game_exactly(tmp_path: Path) 
     # r1 was turned at the start: its sand has run on through the power cut
     r1 = final["glasses"]["r1"]
     assert abs(r1["sand"] - (180.0 - (final["t"] - float(before[1]["t"])))) < 0.01  # type: ignore[arg-type]
+
+
+def test_a_tantrix_table_is_played_from_the_keypad_through_the_daemon(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nkind = "tantrix"\n\n[tantrix]\nplayers = ["red", "blue"]\n')
+    journals = tmp_path / "journals"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "run",
+            "--config",
+            str(config),
+            "--backend",
+            "mock",
+            "--journal-dir",
+            str(journals),
+            "--pins-from-stdin",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for key in "1##":  # tile 1, its first legal spot, lay it
+            send(proc, key=key)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            found = sorted(journals.glob("tantrix-*.jsonl"))
+            if found and len(read_path(found[0]).events) >= 1:
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    path = sorted(journals.glob("tantrix-*.jsonl"))[0]
+    state = simulate_file(path)
+    assert (
+        state["game"] == "tantrix" and state["placed"] == 1 and state["players"] == ["red", "blue"]
+    )
+    assert verify_path(path).ok
