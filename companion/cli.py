@@ -232,6 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="check a journal's hash chain and rules")
     p.add_argument("file", help="a game journal (.jsonl)")
     p.set_defaults(func=cmd_verify)
+
+    from companion.replay.cli import add_parsers as add_replay_parsers
+
+    add_replay_parsers(sub)  # "replay" and "notation"
     return parser
 
 

@@ -52,7 +52,8 @@ def _looks_like_journal(data: bytes) -> bool:
 
 
 def load(path: str | Path) -> Loaded:
-    """Read a scenario or journal file; a file that cannot be read at all is MalformedInput."""
+    """Read a scenario, a journal or a notation file; a file that cannot be read at all is
+    MalformedInput."""
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
@@ -75,6 +76,10 @@ def load(path: str | Path) -> Loaded:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MalformedInput("not UTF-8 text", data.count(b"\n", 0, exc.start) + 1) from None
+    from companion import notation
+
+    if notation.looks_like_notation(text):
+        return Loaded(notation.parse(text))
     return Loaded(parse_lines(text.splitlines()))
 
 

@@ -1,0 +1,237 @@
+"""One self-contained HTML file to look back at a game in any browser, offline.
+
+The page holds everything inline: the board as SVG (drawn by the same shapes as the PNGs),
+every frame's changing part as an SVG fragment in a JSON block, the move list, the chart, the
+CSS and a small script (slider, play/pause, click a move to jump, arrow keys, ``#frame=N`` in
+the address). Its Content-Security-Policy forbids every fetch (``default-src 'none'``), so the
+page cannot reach the network even by mistake, and it has no external link, image or font.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html import escape
+
+from companion.replay import tamsk_picture, tantrix_picture
+from companion.replay.chart import chart
+from companion.replay.model import Replay
+from companion.replay.palette import Ink, hex_of
+from companion.replay.shapes import FONT, svg_body
+from companion.replay.text import clock, title
+
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "img-src data:; base-uri 'none'; form-action 'none'"
+)
+
+STYLE = """
+body{margin:0;font:14px/1.4 system-ui,sans-serif;background:#f7f4ec;color:#181818}
+header{padding:10px 16px 0}h1{font-size:18px;margin:0}header p{margin:2px 0;color:#666}
+main{display:flex;gap:16px;padding:10px 16px;align-items:flex-start;flex-wrap:wrap}
+#view{flex:0 1 760px;min-width:320px}#board,#chart{width:100%;height:auto;display:block}
+#board{border:1px solid #c8c4ba;background:#f7f4ec}
+#controls{display:flex;gap:6px;align-items:center;margin:8px 0;flex-wrap:wrap}
+#controls button{min-width:36px}#slider{flex:1;min-width:160px}
+#where{font-family:monospace;min-width:12em}
+#marks{min-height:2.8em;font-size:13px;color:#333;margin:0 0 8px}
+#marks .refused{color:#a01e1e}
+aside{flex:1 1 260px;max-height:90vh;overflow:auto;border:1px solid #c8c4ba;background:#fff}
+#moves{margin:0;padding:4px 0 4px 0;list-style:none;font-family:monospace;font-size:13px}
+#moves li{padding:1px 8px;cursor:pointer;white-space:nowrap}
+#moves li:hover{background:#f1ede2}#moves li.current{background:#ffd24d}
+#moves li.refused .label{color:#a01e1e}#moves li.auto{color:#777;font-style:italic}
+#moves .n{display:inline-block;width:3.5em;color:#888;text-align:right;margin-right:6px}
+#notes{font-size:12px;color:#8a5a00}
+"""
+
+SCRIPT = """
+(function () {
+  var F = JSON.parse(document.getElementById('frames').textContent);
+  var dyn = document.getElementById('dyn');
+  var slider = document.getElementById('slider');
+  var where = document.getElementById('where');
+  var marks = document.getElementById('marks');
+  var play = document.getElementById('play');
+  var speed = document.getElementById('speed');
+  var items = Array.prototype.slice.call(document.querySelectorAll('#moves li'));
+  var chartSvg = document.getElementById('chart');
+  var cursor = document.getElementById('cursor');
+  var cur = -1, timer = null;
+  function cursorAt(t) {
+    if (!chartSvg || !cursor) return;
+    var x0 = +chartSvg.dataset.x0, x1 = +chartSvg.dataset.x1, t1 = +chartSvg.dataset.t1;
+    var x = x0 + (x1 - x0) * Math.min(t, t1) / t1;
+    cursor.setAttribute('x1', x); cursor.setAttribute('x2', x);
+  }
+  function show(i) {
+    i = Math.max(0, Math.min(F.length - 1, i | 0));
+    if (i === cur) return;
+    if (cur >= 0 && items[cur]) items[cur].classList.remove('current');
+    cur = i;
+    var f = F[i];
+    dyn.innerHTML = f.svg;
+    slider.value = i;
+    if (items[i]) {
+      items[i].classList.add('current');
+      items[i].scrollIntoView({block: 'nearest'});
+    }
+    where.textContent = (i + 1) + '/' + F.length + '  ' + f.clock;
+    marks.textContent = '';
+    f.marks.forEach(function (m) {
+      var d = document.createElement('div');
+      d.textContent = m;
+      if (m.indexOf('refused') === 0) d.className = 'refused';
+      marks.appendChild(d);
+    });
+    cursorAt(f.t);
+    document.body.setAttribute('data-frame', i);
+  }
+  function delay(i) {
+    var v = speed.value;
+    if (v.charAt(0) === 'm') return +v.slice(1);
+    var k = +v.slice(1);
+    var dt = i + 1 < F.length ? (F[i + 1].t - F[i].t) * 1000 / k : 1000;
+    return Math.max(40, Math.min(8000, dt));
+  }
+  function tick() {
+    if (cur >= F.length - 1) { stop(); return; }
+    show(cur + 1);
+    timer = setTimeout(tick, delay(cur));
+  }
+  function start() {
+    if (cur >= F.length - 1) show(0);
+    play.textContent = 'pause'; play.setAttribute('aria-pressed', 'true');
+    timer = setTimeout(tick, delay(cur));
+  }
+  function stop() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null; play.textContent = 'play'; play.setAttribute('aria-pressed', 'false');
+  }
+  play.addEventListener('click', function () { if (timer === null) start(); else stop(); });
+  slider.addEventListener('input', function () { show(+slider.value); });
+  function button(id, go) {
+    document.getElementById(id).addEventListener('click', function () { stop(); show(go()); });
+  }
+  button('first', function () { return 0; });
+  button('prev', function () { return cur - 1; });
+  button('next', function () { return cur + 1; });
+  button('last', function () { return F.length - 1; });
+  items.forEach(function (li) {
+    li.addEventListener('click', function () { stop(); show(+li.getAttribute('data-frame')); });
+  });
+  document.addEventListener('keydown', function (e) {
+    if (e.target && e.target.tagName === 'SELECT') return;
+    if (e.key === 'ArrowRight' || e.key === 'n') { stop(); show(cur + 1); }
+    else if (e.key === 'ArrowLeft' || e.key === 'p') { stop(); show(cur - 1); }
+    else if (e.key === 'Home') { stop(); show(0); }
+    else if (e.key === 'End') { stop(); show(F.length - 1); }
+    else if (e.key === ' ') { e.preventDefault(); play.click(); }
+    else return;
+    if (e.target === slider) e.preventDefault();
+  });
+  var m = /frame=(\\d+)/.exec(location.hash);
+  show(m ? +m[1] : 0);
+})();
+"""
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _single_quoted(svg: str) -> str:
+    """The same SVG with its attributes in single quotes, which JSON need not escape (the
+    frames are a third smaller). Attribute values never hold a quote: they are escaped."""
+    return _TAG.sub(lambda m: m.group(0).replace('"', "'"), svg)
+
+
+def _frames_json(data: list[dict[str, object]]) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</`` can close it early)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+def page(replay: Replay) -> str:
+    """The whole HTML document of a game (a pure function: a replay in, text out)."""
+    who = title(replay)
+    heading = f"{replay.game.capitalize()}" + (f": {who}" if who else "")
+    total = replay.records
+    defs: dict[str, str] = {}
+    if replay.game == "tamsk":
+        static = svg_body(tamsk_picture.static(), defs)
+        dyns = [svg_body(tamsk_picture.dynamic(f, title=who, total=total), defs)
+                for f in replay.frames]
+        size = tamsk_picture.SIZE
+    else:
+        static = ""
+        layout = tantrix_picture.Layout(replay.cells)
+        dyns = [svg_body(tantrix_picture.dynamic(f, layout, title=who, total=total), defs)
+                for f in replay.frames]
+        size = tantrix_picture.SIZE
+    frames = [
+        {"t": round(f.t, 3), "clock": clock(f.t), "label": f.label, "marks": list(f.marks),
+         "svg": _single_quoted(d)}
+        for f, d in zip(replay.frames, dyns, strict=True)
+    ]
+    items = []
+    for f in replay.frames:
+        cls = []
+        if f.refused:
+            cls.append("refused")
+        if f.record is None and f.index:
+            cls.append("auto")
+        number = f"{f.record}." if f.record else ""
+        attr = f' class="{" ".join(cls)}"' if cls else ""
+        items.append(
+            f'<li data-frame="{f.index}"{attr} title="{escape(" / ".join(f.marks))}">'
+            f'<span class="n">{number}</span><span class="label">{escape(f.label)}</span></li>'
+        )
+    w, h = size
+    board = (
+        f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" '
+        f'style="{FONT}" role="img" aria-label="the board">'
+        f"<defs>{''.join(defs.values())}</defs>"
+        f'<rect width="{w}" height="{h}" fill="{hex_of(Ink.PAPER)}"/>'
+        f'<g id="static">{static}</g><g id="dyn">{dyns[0]}</g></svg>'
+    )
+    notes = "".join(f"<p>note: {escape(n)}</p>" for n in replay.notes)
+    last = replay.frames[-1].state
+    if last.get("over"):
+        winner = last.get("winner")
+        result = "a tie" if winner == "tie" else f"{winner} wins"
+        summary = f"{result}, {total} moves, {clock(replay.duration)}"
+    else:
+        summary = f"{total} moves, {clock(replay.duration)} (not finished)"
+    speeds = (
+        '<option value="m1000">1 move a second</option>'
+        '<option value="m500" selected>2 moves a second</option>'
+        '<option value="m200">5 moves a second</option>'
+        '<option value="r1">real time</option>'
+        '<option value="r5">real time x5</option>'
+        '<option value="r20">real time x20</option>'
+    )
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{escape(heading)}</title><style>{STYLE}</style></head>\n"
+        f"<body data-frame=\"0\"><header><h1>{escape(heading)}</h1><p>{escape(summary)}</p>"
+        f'<div id="notes">{notes}</div></header>\n'
+        f'<main><section id="view">{board}'
+        '<div id="controls">'
+        '<button id="first" title="start (Home)">|&lt;</button>'
+        '<button id="prev" title="back (left arrow)">&lt;</button>'
+        '<button id="play" aria-pressed="false">play</button>'
+        '<button id="next" title="forward (right arrow)">&gt;</button>'
+        '<button id="last" title="end (End)">&gt;|</button>'
+        f'<input type="range" id="slider" min="0" max="{len(frames) - 1}" value="0" '
+        'aria-label="move">'
+        f'<select id="speed" aria-label="speed">{speeds}</select>'
+        '<span id="where"></span></div>'
+        '<div id="marks"></div>'
+        f"{chart(replay)}</section>\n"
+        f'<aside><ol id="moves">{"".join(items)}</ol></aside></main>\n'
+        f'<script type="application/json" id="frames">{_frames_json(frames)}</script>\n'
+        f"<script>{SCRIPT}</script>\n</body></html>\n"
+    )

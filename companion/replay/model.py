@@ -1,0 +1,183 @@
+"""The stepping model: a recorded game as a list of frames, one per line of its notation.
+
+A :class:`Replay` is built by folding the game's inputs through the game's own engine (the
+same :class:`companion.tamsk.game.Game` or :class:`companion.tantrix.game.Game` that the daemon
+and ``companion simulate`` use): there is no second copy of the rules here. After each line of
+the notation (a move with its lift and rings, a timer turned, a pass...) the state is taken as
+the contract's JSON object, so everything that draws a frame (text, PNG, SVG, HTML) works from
+plain data and needs no engine.
+
+Inputs the engine refuses are replayed like any other (they become violations, as at the
+table). Inputs that cannot be replayed at all (an unknown event kind from a newer version, a
+line with a broken field or a time going backwards) are skipped with a note, never an error:
+a replay is for looking back at a game, and half a game is better than none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from companion import notation
+from companion.scenario import MalformedInput, NumberedEvent
+
+#: Header fields that journals carry for people and tools rather than for the rules.
+JOURNAL_FIELDS = frozenset(
+    {"names", "table", "software", "created", "started", "wall0", "journal", "note", "event",
+     "seq", "prev", "hash"}
+)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The game as it stood at one moment.
+
+    ``index`` counts frames from 0 (the start); ``record`` is the notation line number (1-based)
+    this frame shows the result of, or None for the start and for things that happened by
+    themselves (a glass running out, the 15-second timer expiring). ``label`` is the line in
+    compact notation; ``marks`` say in words what the rules made of it (penalties, refusals,
+    passes, glasses lost, the end); ``state`` is the contract's JSON object at ``t``;
+    ``highlight`` names what to point at: Tamsk ``(from, to)`` spaces of the move, Tantrix the
+    cell ``[q, r]`` just filled.
+    """
+
+    index: int
+    t: float
+    label: str
+    state: Mapping[str, Any]
+    marks: tuple[str, ...] = ()
+    record: int | None = None
+    highlight: tuple[Any, ...] | None = None
+    refused: bool = False
+
+
+@dataclass
+class Line:
+    """One line of the notation: its exact text and the comment the rules add to it."""
+
+    text: str
+    comment: str = ""
+
+
+class Timeline(Protocol):
+    """What a game's fold provides: the state at any time, by folding again from the start."""
+
+    def at_time(self, t: float) -> Frame: ...
+
+    def at_times(self, times: list[float]) -> list[Frame]: ...
+
+
+@dataclass
+class Replay:
+    """A whole recorded game, ready to step through and draw."""
+
+    game: str
+    header: dict[str, Any]
+    events: list[NumberedEvent]
+    frames: list[Frame]
+    lines: list[Line]
+    notes: list[str] = field(default_factory=list)
+    #: Tamsk: each glass's sand over the game as exact corner points ``(t, seconds)``.
+    sand: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    periods: dict[str, float] = field(default_factory=dict)
+    #: Tantrix: the cells any frame draws (tiles, forced and controlled cells).
+    cells: list[tuple[int, int]] = field(default_factory=list)
+    timeline: Timeline | None = None
+
+    @property
+    def duration(self) -> float:
+        """The time of the last frame."""
+        return self.frames[-1].t if self.frames else 0.0
+
+    @property
+    def records(self) -> int:
+        """How many lines the notation has (the move list's length)."""
+        return len(self.lines)
+
+    def frame_of_record(self, number: int) -> Frame:
+        """The frame after notation line ``number`` (0: the start)."""
+        if not 0 <= number <= len(self.lines):
+            raise IndexError(
+                f"there is no move {number}: this game has moves 0 to {len(self.lines)}"
+            )
+        if number == 0:
+            return self.frames[0]
+        for frame in self.frames:
+            if frame.record == number:
+                return frame
+        raise IndexError(f"move {number} has no frame")  # pragma: no cover - every line has one
+
+    def at_time(self, t: float) -> Frame:
+        """The game as it stood at ``t`` seconds: every input up to then replayed, and time run
+        on to ``t`` (glasses and the 15-second timer run out by themselves on the way)."""
+        if t < 0:
+            raise ValueError("a time before the start of the game")
+        if self.timeline is None:
+            raise ValueError(f"{self.game}: no timeline")
+        return self.timeline.at_time(min(t, self.duration))
+
+    def at_times(self, times: Sequence[float]) -> list[Frame]:
+        """:meth:`at_time` for many increasing times, in a single fold."""
+        if self.timeline is None:
+            raise ValueError(f"{self.game}: no timeline")
+        return self.timeline.at_times([min(max(0.0, t), self.duration) for t in times])
+
+    def notation(self) -> str:
+        """The game as a notation file (see :mod:`companion.notation`)."""
+        return notation.dumps(
+            self.header,
+            [(line.text, line.comment) for line in self.lines],
+            preamble=[f"skipped: {n}" for n in self.notes if n.startswith("line ")],
+        )
+
+
+def unknown_header_fields(header: Mapping[str, Any], known: Sequence[str]) -> list[str]:
+    """Notes for header fields neither the rules nor the journal know (a newer version's)."""
+    return [
+        f"header field {key!r} is not known to this version: ignored"
+        for key in header
+        if key not in known and key not in JOURNAL_FIELDS
+    ]
+
+
+def build(
+    header: dict[str, Any], events: Sequence[NumberedEvent], notes: Sequence[str] = ()
+) -> Replay:
+    """Fold a game's header and inputs into a :class:`Replay`.
+
+    Raises :class:`MalformedInput` only when the header itself cannot be played (an unknown
+    game, a level 7); every bad input line is skipped with a note instead.
+    """
+    game = header.get("game")
+    if game == "tamsk":
+        from companion.replay.tamsk_fold import fold as tamsk_fold
+
+        return tamsk_fold(header, list(events), list(notes))
+    if game == "tantrix":
+        from companion.replay.tantrix_fold import fold as tantrix_fold
+
+        return tantrix_fold(header, list(events), list(notes))
+    raise MalformedInput(f"replays are drawn for Tamsk and Tantrix games, not {game!r}", 1)
+
+
+def load(path: str | Path) -> Replay:
+    """Read a journal, scenario or notation file and fold it (see :func:`build`).
+
+    A torn last line, a broken hash chain or a newer version's inputs give notes, not errors;
+    :class:`MalformedInput` means the file cannot be replayed at all.
+    """
+    from companion.journal import FORMAT as journal_format
+    from companion.simulate import load as load_file
+
+    loaded = load_file(path)
+    notes = [n.removeprefix("note: ") for n in loaded.notes]
+    if loaded.journal is not None:
+        version = loaded.scenario.header.get("journal")
+        if isinstance(version, int) and version > journal_format:
+            notes.append(
+                f"journal format {version} is newer than this version reads "
+                f"({journal_format}): replaying what it understands"
+            )
+    return build(loaded.scenario.header, loaded.scenario.events, notes)

@@ -1,0 +1,222 @@
+"""Tantrix replays: the inputs folded through :class:`companion.tantrix.game.Game`.
+
+Each input goes to the engine exactly as ``companion simulate`` sends it (``place`` to
+:meth:`Game.play`, ``done`` to :meth:`Game.end_turn`, ``undo`` to :meth:`Game.undo`, nothing
+after ``end``); a refused placement becomes a violation. After each line of the notation the
+state is the contract's object (:func:`companion.tantrix.simulate.state`), plus each player's
+scoring chain for the picture to trace.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import notation
+from companion.replay.chains import traced
+from companion.replay.model import Frame, Line, Replay, unknown_header_fields
+from companion.scenario import MalformedInput, NumberedEvent
+from companion.tantrix.game import Game, IllegalPlacement
+from companion.tantrix.simulate import parse_placement, state
+
+RULE_FIELDS = ("game", "players")
+
+
+def clock(t: float) -> str:
+    return notation.format_time(t, exact=False)
+
+
+def players_of(header: dict[str, Any]) -> tuple[str, ...]:
+    """The seats from the header; MalformedInput when they cannot be played."""
+    players = header.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise MalformedInput(
+            'the header needs "players": a list of 2 to 4 colours, e.g. ["red", "yellow"]', 1
+        )
+    try:
+        Game(players)
+    except ValueError as exc:
+        raise MalformedInput(f'header "players": {exc}', 1) from None
+    return tuple(players)
+
+
+def usable_events(
+    events: Sequence[NumberedEvent], notes: list[str]
+) -> list[tuple[int, dict[str, Any], float]]:
+    """Inputs that can be replayed, with their line and time (an input without ``t`` takes the
+    time before it); any other line is skipped with a note."""
+    out: list[tuple[int, dict[str, Any], float]] = []
+    last = 0.0
+    for line, obj in events:
+        t = obj.get("t")
+        if t is not None:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+                notes.append(f'line {line}: "t" is not a number of seconds: skipped')
+                continue
+            if t < last:
+                notes.append(f"line {line}: time goes backwards (t={t} after t={last}): skipped")
+                continue
+        kind = notation.tantrix_kind(obj)
+        if kind == "raw":
+            ev = obj.get("ev")
+            why = (
+                f"unknown event {ev!r} (from a newer version?)"
+                if ev not in ("place", "done", "undo", "end", "note")
+                else f"a {ev!r} event with a missing or bad field"
+            )
+            notes.append(f"line {line}: {why}: skipped")
+            continue
+        last = float(t) if t is not None else last
+        out.append((line, dict(obj), last))
+    return out
+
+
+@dataclass
+class _Table:
+    """The engine and what the fold adds around it: refusals and the ``end`` flag."""
+
+    game: Game
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    ended: bool = False
+
+    def apply(self, obj: dict[str, Any], t: float, line: int) -> tuple[Any, ...] | None:
+        """Play one input; returns the cell filled by an accepted placement."""
+        if self.ended:
+            return None
+        kind = obj["ev"]
+        player = self.game.turn
+        try:
+            if kind == "place":
+                placement = parse_placement(obj, line)
+                self.game.play(placement)
+                return placement.cell
+            if kind == "done":
+                self.game.end_turn()
+            elif kind == "undo":
+                self.game.undo()
+            elif kind == "end":
+                self.ended = True
+        except IllegalPlacement as exc:
+            self.violations.append(
+                {"t": t, "player": player, "kind": exc.kind, "detail": exc.detail, "line": line}
+            )
+        return None
+
+    def state(self) -> dict[str, Any]:
+        out = state(self.game)
+        out["ended"] = self.ended
+        out["violations"] = list(self.violations)
+        out["chains"] = traced(out["tiles"], self.game.players)
+        return out
+
+
+class TantrixTimeline:
+    def __init__(self, players: tuple[str, ...], usable: list[tuple[int, dict[str, Any], float]],
+                 record_ends: list[int]) -> None:
+        self.players = players
+        self.usable = usable
+        self.record_ends = record_ends
+
+    def at_time(self, t: float) -> Frame:
+        return self.at_times([t])[0]
+
+    def at_times(self, times: list[float]) -> list[Frame]:
+        """Frames at each of ``times`` (in increasing order), in one fold from the start."""
+        table = _Table(Game(self.players))
+        applied = 0
+        out: list[Frame] = []
+        for t in times:
+            while applied < len(self.usable) and self.usable[applied][2] <= t:
+                line, obj, when = self.usable[applied]
+                table.apply(obj, when, line)
+                applied += 1
+            done = sum(1 for end in self.record_ends if end <= applied)
+            label = f"at {clock(t)}" + (f", after move {done}" if done else "")
+            out.append(Frame(-1, t, label, table.state(), record=done or None))
+        return out
+
+
+def _cells(state: dict[str, Any]) -> set[tuple[int, int]]:
+    cells = {(t["q"], t["r"]) for t in state["tiles"]}
+    cells |= {(q, r) for q, r in state["forced"]}
+    cells |= {(q, r) for q, r in state["controlled"]}
+    return cells
+
+
+def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) -> Replay:
+    """Replay a Tantrix game line by line."""
+    players = players_of(header)
+    notes.extend(unknown_header_fields(header, RULE_FIELDS))
+    usable = usable_events(events, notes)
+    objs = [obj for _, obj, _ in usable]
+    records = notation.group("tantrix", objs)
+    table = _Table(Game(players))
+    first = table.state()
+    frames = [Frame(0, 0.0, "start", first, (f"{players[0]} to play",))]
+    lines: list[Line] = []
+    cells: set[tuple[int, int]] = set()
+    t = 0.0
+    for k, record in enumerate(records):
+        game = table.game
+        player = game.turn
+        refused_before = len(table.violations)
+        forced_before = len(game.forced_spaces())
+        phase_before = game.phase
+        marks: list[str] = []
+        filled = None
+        for i in record.events:
+            line, obj, t = usable[i]
+            if obj["ev"] == "place" and not table.ended:
+                cell = (obj["q"], obj["r"])
+                fills = game.is_forced_space(cell)
+            else:
+                fills = False
+            undone = game.placements[-1] if obj["ev"] == "undo" and game.placements else None
+            cell_filled = table.apply(obj, t, line)
+            if cell_filled is not None:
+                filled = cell_filled
+                if fills:
+                    marks.append(f"fills the forced space ({cell_filled[0]}, {cell_filled[1]})")
+            if undone is not None and len(table.violations) == refused_before:
+                marks.append(f"takes back tile {undone.tile} from ({undone.q}, {undone.r})")
+        for v in table.violations[refused_before:]:
+            marks.append(f"refused: {v['detail']} ({v['kind']})")
+        now = table.state()
+        forced = len(now["forced"])
+        if forced != forced_before:
+            marks.append(f"{forced} forced space{'s' if forced != 1 else ''} on the table")
+        if phase_before != now["phase"]:
+            marks.append(f"the bag is empty: {now['phase']} phase, no more restrictions")
+        if now["over"] and not any(m.startswith("game over") for f in frames for m in f.marks):
+            w = now["winner"]
+            points = ", ".join(f"{p} {s['points']}" for p, s in now["scores"].items())
+            marks.append(f"game over: {'a tie' if w == 'tie' else w + ' wins'} ({points})")
+        group_objs = [objs[i] for i in record.events]
+        label = notation.tantrix_text(group_objs, record.kind, player=player, exact=False)
+        text = notation.tantrix_text(group_objs, record.kind, player=player, exact=True)
+        frames.append(
+            Frame(
+                len(frames),
+                t,
+                label,
+                now,
+                tuple(marks),
+                record=k + 1,
+                highlight=filled,
+                refused=len(table.violations) > refused_before,
+            )
+        )
+        lines.append(Line(text, "; ".join(marks)))
+        cells |= _cells(now)
+    return Replay(
+        "tantrix",
+        header,
+        [(line, obj) for line, obj, _ in usable],
+        frames,
+        lines,
+        notes,
+        cells=sorted(cells),
+        timeline=TantrixTimeline(players, usable, [r.events[-1] + 1 for r in records]),
+    )
