@@ -308,8 +308,17 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     print(summary(state_view))
     print()
     print(f"journal: {result['journal']}")
-    print(f"  replay it:  companion simulate {result['journal']}")
-    print(f"  check it:   companion verify {result['journal']}")
+    print(f"  step through it:  .venv/bin/companion replay {result['journal']}")
+    print(f"  check it:         .venv/bin/companion verify {result['journal']}")
     if result["gif"]:
         print(f"OLED animation ({result['frames']} frames): {result['gif']}")
+        import contextlib
+        import io
+
+        from companion.replay.cli import main as replay_main
+
+        html = Path(result["gif"]).with_name("demo-replay.html")
+        with contextlib.redirect_stdout(io.StringIO()):
+            replay_main(["replay", str(result["journal"]), "--html", str(html)])
+        print(f"the game as a web page (slider, moves, sand chart): {html}")
     return 0
