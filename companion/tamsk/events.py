@@ -10,10 +10,13 @@ malformed: it becomes a violation).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.scenario import MalformedInput
 from companion.tamsk.board import is_space
+
+if TYPE_CHECKING:
+    from companion.tamsk.corrections import Correction
 
 PLAYERS = ("red", "black")
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
@@ -26,8 +29,9 @@ PASS = "pass"
 END = "end"
 NOTE = "note"
 PUTBACK = "putback"
+CORRECT = "correct"
 
-KINDS = (LIFT, RELEASE, RING, TIMER15, PASS, END, NOTE, PUTBACK)
+KINDS = (LIFT, RELEASE, RING, TIMER15, PASS, END, NOTE, PUTBACK, CORRECT)
 
 
 def owner(glass: str) -> str:
@@ -45,10 +49,11 @@ class Event:
     ``putback`` says a lifted glass was set down again, not turned, on its own space (an aborted
     lift seen by a tilt switch): it ends the lift without a move. ``note`` events carry text
     only (warnings, comments written by the daemon or an arbiter);
-    the rules ignore them, but they stay in the record.
+    the rules ignore them, but they stay in the record. ``correct`` events carry an arbiter's
+    :class:`~companion.tamsk.corrections.Correction` (see that module).
     """
 
-    __slots__ = ("kind", "t", "glass", "to", "player", "space", "text")
+    __slots__ = ("kind", "t", "glass", "to", "player", "space", "text", "correction")
 
     def __init__(
         self,
@@ -60,6 +65,7 @@ class Event:
         player: str | None = None,
         space: str | None = None,
         text: str | None = None,
+        correction: Correction | None = None,
     ) -> None:
         self.kind = kind
         self.t = t
@@ -68,6 +74,7 @@ class Event:
         self.player = player
         self.space = space
         self.text = text
+        self.correction = correction
 
     @property
     def actor(self) -> str | None:
@@ -85,13 +92,17 @@ class Event:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if self.correction is not None:
+            out.update(self.correction.to_dict())
         return out
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.to_dict() == other.to_dict()
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.t, self.glass, self.to, self.player, self.space))
+        return hash(
+            (self.kind, self.t, self.glass, self.to, self.player, self.space, self.correction)
+        )
 
     def __repr__(self) -> str:
         return f"Event({self.to_dict()!r})"
@@ -179,6 +190,10 @@ def parse_event(obj: Mapping[str, Any], t: float, line: int | None = None) -> Ev
     if kind == NOTE:
         text = obj.get("text", "")
         return Event(NOTE, t, text=str(text))
+    if kind == CORRECT:
+        from companion.tamsk.corrections import parse_correction
+
+        return Event(CORRECT, t, correction=parse_correction(obj, line))
     if kind is None:
         raise MalformedInput('an event needs "ev" (lift, release, ring, timer15, pass, end)', line)
     raise MalformedInput(f"unknown event {kind!r} (expected one of {', '.join(KINDS)})", line)

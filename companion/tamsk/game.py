@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.tamsk.board import CAPACITY, NEIGHBOURS, RINGS_PER_PLAYER, STANDARD_START
 from companion.tamsk.events import (
+    CORRECT,
     END,
     GLASSES,
     LIFT,
@@ -197,6 +198,13 @@ class Game:
         self.passes: list[dict[str, Any]] = []
         self.bonus_rings: list[dict[str, Any]] = []
         self.outcome: Outcome | None = None
+        # Arbiter corrections (companion.tamsk.corrections): every input and correction in
+        # effect, in order, so an undo can fold the game again without the input it takes back.
+        self.history: list[Event] = []
+        self.corrections: list[dict[str, Any]] = []
+        self.undone: list[dict[str, Any]] = []
+        self.confirmed = False
+        self.next_round: int | None = None
         self._autopassed: str | None = None
         self._deadline = INFINITY
         # Kept in step with the glasses' spaces: which glass stands where, and how many glasses
@@ -310,6 +318,7 @@ class Game:
         if t < self.t:
             raise ValueError(f"event at t={t} is earlier than the game's time t={self.t}")
         if event.kind == END:
+            self.history.append(event)
             self.advance(t)
             if not self.over:
                 self._finish(t, "arbiter")
@@ -319,6 +328,14 @@ class Game:
         kind = event.kind
         if kind == NOTE:
             return None
+        if kind == CORRECT:
+            from companion.tamsk.corrections import UNDO, apply_correction
+
+            assert event.correction is not None
+            if event.correction.what != UNDO:
+                self.history.append(event)
+            return apply_correction(self, event)
+        self.history.append(event)
         if kind == RELEASE:
             assert event.glass is not None
             return self._release(t, event.glass, event.to)
@@ -824,4 +841,8 @@ class Game:
             "violations": [v.to_dict() for v in self.violations],
             "passes": list(self.passes),
             "bonus_rings": list(self.bonus_rings),
+            "corrections": list(self.corrections),
+            "undone": list(self.undone),
+            "confirmed": self.confirmed,
+            "next_round": self.next_round,
         }
