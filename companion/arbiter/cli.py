@@ -1,0 +1,253 @@
+"""The arbiter's commands: ``companion arbiter ...`` and ``companion dispute``.
+
+``companion/cli.py`` adds them with :func:`add_commands`; everything they need is imported when
+the command runs, so ``companion simulate`` never loads paho-mqtt or the web server.
+
+::
+
+    companion arbiter [serve] [--config F] [--host H] [--port P] [--log-dir D] [--tournament T]
+    companion arbiter hash-pin [PIN]              (also: companion arbiter --hash-pin)
+    companion arbiter sign JOURNAL [--config F]
+    companion arbiter verify-result FILE [--journal J] [--config F]
+    companion arbiter standings FILE... [--csv OUT] [--trf OUT] [--round N --html OUT]
+    companion dispute JOURNAL --at TIME [--window SECONDS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def _config(path: str | None) -> dict[str, Any]:
+    from companion import config
+
+    try:
+        return config.load(path)
+    except config.ConfigError as exc:
+        print(f"companion arbiter: config: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _key(path: str | None) -> bytes:
+    from companion.arbiter.settings import ClubKeyError, arbiter_settings
+
+    try:
+        key = arbiter_settings(_config(path)).key()
+    except ClubKeyError as exc:
+        print(f"companion arbiter: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if key is None:
+        print("companion arbiter: no [arbiter] club_key in the configuration", file=sys.stderr)
+        raise SystemExit(2)
+    return key
+
+
+def cmd_hash_pin(args: argparse.Namespace) -> int:
+    from companion.arbiter.pin import hash_pin, valid_pin
+
+    pin = args.pin
+    if pin is None:
+        import getpass
+
+        pin = getpass.getpass("arbiter PIN (4-12 digits): ")
+        if getpass.getpass("again: ") != pin:
+            print("companion arbiter: the two PINs differ", file=sys.stderr)
+            return 2
+    if not valid_pin(pin):
+        print("companion arbiter: a PIN is 4 to 12 digits (the keypad has no letters)",
+              file=sys.stderr)
+        return 2
+    print("[arbiter]")
+    print(f'pin_sha256 = "{hash_pin(pin)}"')
+    return 0
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    from companion.arbiter.results import ResultError, write_signed
+
+    key = _key(args.config)
+    try:
+        out = write_signed(args.journal, key)
+    except (ResultError, OSError) as exc:
+        print(f"companion arbiter sign: {exc}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0
+
+
+def cmd_verify_result(args: argparse.Namespace) -> int:
+    from companion.arbiter.results import verify_result
+
+    verdict = verify_result(args.file, _key(args.config), args.journal)
+    print(verdict.report())
+    return 0 if verdict.ok else 1
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    import json
+
+    from companion.arbiter import signing
+    from companion.arbiter.results import ResultError, result_from_journal
+    from companion.arbiter.standings import (
+        StandingsError,
+        pairing_from_result,
+        round_sheet,
+        standings,
+        to_csv,
+        to_trf,
+    )
+
+    key = _key(args.config) if not args.unsigned else None
+    pairings = []
+    for name in args.files:
+        path = Path(name)
+        try:
+            if path.name.endswith(".result.json"):
+                record = json.loads(path.read_text(encoding="utf-8"))
+                if key is not None and (bad := signing.check(record, key)) is not None:
+                    print(f"companion arbiter standings: {path}: refused: {bad}", file=sys.stderr)
+                    return 1
+            else:
+                record = result_from_journal(path)
+            pairings.append(pairing_from_result(record))
+        except (OSError, ValueError, ResultError, StandingsError) as exc:
+            print(f"companion arbiter standings: {path}: {exc}", file=sys.stderr)
+            return 2
+    rows = standings(pairings)
+    text = to_csv(rows)
+    if args.csv:
+        Path(args.csv).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    if args.trf:
+        Path(args.trf).write_text(to_trf(rows, tournament=args.tournament), encoding="utf-8")
+    if args.html:
+        if args.round is None:
+            print("companion arbiter standings: --html needs --round N", file=sys.stderr)
+            return 2
+        page = round_sheet(pairings, rows, round_no=args.round, tournament=args.tournament)
+        Path(args.html).write_text(page, encoding="utf-8")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+    import threading
+
+    from companion.arbiter.client import ArbiterClient
+    from companion.arbiter.mqtt import MqttMissing
+    from companion.arbiter.settings import arbiter_settings, mqtt_settings
+    from companion.arbiter.web import ArbiterServer
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    config = _config(args.config)
+    mqtt = mqtt_settings(config)
+    try:
+        client = ArbiterClient(mqtt).start()
+    except MqttMissing as exc:
+        print(f"companion arbiter: {exc}", file=sys.stderr)
+        return 2
+    try:
+        server = ArbiterServer(
+            client,
+            arbiter_settings(config),
+            host=args.host,
+            port=args.port,
+            log_dir=Path(args.log_dir) if args.log_dir else None,
+            tournament=args.tournament,
+        ).start()
+    except OSError as exc:
+        client.stop()
+        print(f"companion arbiter: cannot serve on {args.host}:{args.port}: {exc.strerror}",
+              file=sys.stderr)
+        return 2
+    print(f"companion arbiter: broker {mqtt.host}:{mqtt.port}; the page is "
+          f"http://{args.host}:{server.port}/ (the arbiter's: /arbiter)", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+        client.stop()
+    return 0
+
+
+def cmd_arbiter(args: argparse.Namespace) -> int:
+    if args.hash_pin:
+        args.pin = None
+        return cmd_hash_pin(args)
+    return cmd_serve(args)
+
+
+def cmd_dispute(args: argparse.Namespace) -> int:
+    from companion.arbiter.dispute import DisputeError, account
+
+    try:
+        print(account(args.file, args.at, window=args.window))
+    except DisputeError as exc:
+        print(f"companion dispute: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"companion dispute: {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to serve on (0.0.0.0 for spectators on the LAN)")
+    p.add_argument("--port", type=int, default=8470)
+    p.add_argument("--log-dir", help="where arbiter-log.jsonl (every command) is kept")
+    p.add_argument("--tournament", default="", help="the tournament's name, for the sheets")
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``arbiter`` and ``dispute`` to the ``companion`` command's subparsers."""
+    p = sub.add_parser("arbiter", help="the arbiter's page, PIN hash, signed results, standings")
+    _serve_options(p)
+    p.add_argument("--hash-pin", action="store_true", help="print the hash of a PIN and exit")
+    p.set_defaults(func=cmd_arbiter)
+    verbs = p.add_subparsers(dest="verb", metavar="VERB")
+
+    v = verbs.add_parser("serve", help="show every table live (the default)")
+    _serve_options(v)
+    v.set_defaults(func=cmd_serve)
+
+    v = verbs.add_parser("hash-pin", help="the sha256 of a PIN for [arbiter] pin_sha256")
+    v.add_argument("pin", nargs="?", help="the PIN (asked for when left out)")
+    v.set_defaults(func=cmd_hash_pin)
+
+    v = verbs.add_parser("sign", help="sign a finished game's result with the club's key")
+    v.add_argument("journal", help="the game's journal")
+    v.add_argument("--config")
+    v.set_defaults(func=cmd_sign)
+
+    v = verbs.add_parser("verify-result", help="check a signed result (and its journal)")
+    v.add_argument("file", help="a .result.json file")
+    v.add_argument("--journal", help="the journal it came from (default: beside it)")
+    v.add_argument("--config")
+    v.set_defaults(func=cmd_verify_result)
+
+    v = verbs.add_parser("standings", help="standings from result files or journals")
+    v.add_argument("files", nargs="+", help=".result.json files (signed) or journals")
+    v.add_argument("--csv", help="write the standings here (default: print them)")
+    v.add_argument("--trf", help="write FIDE TRF-16 player lines here")
+    v.add_argument("--html", help="write a printable round sheet here (with --round)")
+    v.add_argument("--round", type=int)
+    v.add_argument("--tournament", default="")
+    v.add_argument("--unsigned", action="store_true",
+                   help="accept result files without checking their signature")
+    v.add_argument("--config")
+    v.set_defaults(func=cmd_standings)
+
+    p = sub.add_parser("dispute", help="what happened around one moment of a game")
+    p.add_argument("file", help="a Tamsk journal")
+    p.add_argument("--at", required=True,
+                   help="seconds (212.5), game clock (3:32.5) or time of day (14:03:12)")
+    p.add_argument("--window", type=float, default=20.0, help="seconds each side (default 20)")
+    p.set_defaults(func=cmd_dispute)

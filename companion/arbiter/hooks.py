@@ -1,0 +1,89 @@
+"""Arbiter mode and MQTT in the table daemon: one object for the daemon to create and call.
+
+The daemon's asyncio loop owns the table; MQTT runs in the publisher's thread. Commands that
+arrive over MQTT are handed to the loop with ``loop.call_soon_threadsafe``, carried out there
+by the :class:`~companion.arbiter.station.ArbiterStation` (so the table is only ever touched by
+the loop), and the answer goes back to the publisher's thread. Wiring, in
+``companion.daemon.serve``::
+
+    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
+    table = Table(clock, journal_dir, config=config, sound=..., on_record=hooks.on_record)
+    ... start or resume the game ...
+    hooks.attach(table)              # the station, and the publisher starts (if [mqtt] enabled)
+    ... keypad keys: if not hooks.key(key, t): table handles it as before
+    ... finally: hooks.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from companion.arbiter.publisher import TablePublisher
+from companion.arbiter.settings import arbiter_settings, mqtt_settings, table_number
+from companion.arbiter.station import ArbiterStation, ClockLike, TableLike
+
+
+class ArbiterHooks:
+    """The arbiter station and the MQTT publisher of one table daemon."""
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        clock: ClockLike,
+        *,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        self.clock = clock
+        self.loop = loop
+        self.station: ArbiterStation | None = None
+        settings = mqtt_settings(config)
+        self.publisher: TablePublisher | None = None
+        if settings.enabled:
+            self.publisher = TablePublisher(
+                settings,
+                table_number(config),
+                on_command=self._command_arrived,
+                result_key=arbiter_settings(config).key(),
+            )
+
+    def on_record(self, sealed: dict[str, Any]) -> None:
+        """The table's ``on_record``: every journaled record goes to the publisher."""
+        if self.publisher is not None:
+            self.publisher.record(sealed)
+
+    def attach(self, table: TableLike) -> ArbiterStation:
+        """Bind to the table once its game is open; starts publishing."""
+        self.station = ArbiterStation(table, self.clock)
+        if self.publisher is not None:
+            self.publisher.bind(lambda: table.journal_path)
+            self.publisher.start()
+        return self.station
+
+    def key(self, key: str, t_mono: float) -> bool:
+        """Offer a keypad key to arbiter mode; False: the table takes it as usual."""
+        return self.station is not None and self.station.key(key, t_mono)
+
+    def view(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The table's view with the arbiter's options and menu."""
+        return self.station.view(state) if self.station is not None else state
+
+    def _command_arrived(self, payload: bytes) -> None:
+        """In the publisher's thread: hand the command to the daemon's loop."""
+        if self.loop is None:
+            self.run_command(payload)
+        else:
+            self.loop.call_soon_threadsafe(self.run_command, payload)
+
+    def run_command(self, payload: bytes) -> None:
+        """In the daemon's loop: carry the command out (or refuse it) and answer."""
+        if self.station is None:
+            return
+        outcome = self.station.command(payload)
+        if self.publisher is not None:
+            self.publisher.reply(outcome.to_dict())
+
+    def close(self) -> None:
+        if self.publisher is not None:
+            self.publisher.stop()

@@ -1,0 +1,243 @@
+"""Game results from journals, signed so that a result file cannot be forged or edited.
+
+A result record is worked out from a journal through the game's engine (never typed in), and
+carries the journal's last hash: the signature (HMAC-SHA256 with the club's key) therefore
+vouches for the result *and* for the exact journal it came from. ``companion arbiter sign``
+writes ``JOURNAL.result.json`` beside the journal; ``companion arbiter verify-result`` refuses a
+record whose signature fails, and, given the journal too, one that does not match it.
+
+Result codes are FIDE TRF-16's: ``1`` win, ``0`` loss, ``=`` draw, ``+`` win by forfeit,
+``-`` loss by forfeit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion import journal as journal_mod
+from companion.arbiter import signing
+from companion.simulate import simulator_for
+
+KIND = "companion-result"
+VERSION = 1
+RESULT_SUFFIX = ".result.json"
+
+
+class ResultError(ValueError):
+    """A journal that gives no result (unfinished, damaged, unknown game)."""
+
+
+def _round_of(
+    header: Mapping[str, Any], events: list[tuple[int, dict[str, Any]]]
+) -> int | None:
+    """The round: from the header, or from the table's first ``round`` note."""
+    value = header.get("round")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    for _, body in events:
+        r = body.get("round")
+        if body.get("ev") == "note" and isinstance(r, int) and not isinstance(r, bool):
+            return r
+    return None
+
+
+def _codes(colours: list[str], winner: str | None, forfeit: bool) -> dict[str, str]:
+    if winner == "tie":
+        return {c: "=" for c in colours}
+    if winner is None:
+        return {}
+    win, loss = ("+", "-") if forfeit else ("1", "0")
+    return {c: win if c == winner else loss for c in colours}
+
+
+def _hash_of(path: Path, records: int) -> str:
+    """The ``hash`` of record number ``records - 1`` (the last of the first ``records``)."""
+    with open(path, "rb") as f:
+        for n, line in enumerate(f):
+            if n == records - 1:
+                value = json.loads(line).get("hash")
+                return str(value)
+    raise ResultError(f"{path}: the journal has fewer than {records} records")
+
+
+def result_from_journal(path: str | Path, records: int | None = None) -> dict[str, Any]:
+    """The (unsigned) result record of a finished game's journal.
+
+    ``records`` limits it to the journal's first records (the header counts): a result signed
+    when the journal had N records is checked against those N, whatever notes came after.
+    Raises :class:`ResultError` for a journal that is damaged (a broken hash chain is never
+    signed) or whose game has no result yet.
+    """
+    path = Path(path)
+    j = journal_mod.read_path(path)
+    if not j.intact or j.header is None:
+        problems = [str(p) for p in j.problems] + ([str(j.torn)] if j.torn else [])
+        raise ResultError(f"{path}: the journal is damaged: {'; '.join(problems)}")
+    header = j.header
+    events = list(j.events)
+    last_hash = j.last_hash
+    if records is not None:
+        if not 1 <= records <= len(events) + 1:
+            raise ResultError(f"{path}: the journal has {len(events) + 1} records, not {records}")
+        events = events[: records - 1]
+        last_hash = _hash_of(path, records)
+    game = str(header.get("game"))
+    try:
+        sim = simulator_for(game)
+    except ImportError:
+        raise ResultError(f"{path}: unknown game {game!r}") from None
+    state = sim.simulate(dict(header), [(n, body) for n, body in events])
+    names = header.get("names") if isinstance(header.get("names"), dict) else {}
+    assert isinstance(names, dict)
+    forfeit = False
+    if game == "tamsk":
+        colours = ["red", "black"]
+        if not state["over"]:
+            raise ResultError(f"{path}: the game is not over: no result yet")
+        winner = state["winner"]
+        reason = state["reason"]
+        forfeit = reason == "forfeit"
+        score = {c: int(state["rings_left"][c]) for c in colours}
+        # Fewer rings left is better: the margin is the opponent's rings minus one's own.
+        margin = {c: score[o] - score[c] for c, o in zip(colours, reversed(colours), strict=True)}
+        confirmed = bool(state.get("confirmed"))
+        over_at = state.get("over_at")
+    elif game == "tantrix":
+        colours = list(state["players"])
+        if len(colours) != 2:
+            raise ResultError(f"{path}: results are kept for two-player games only")
+        if not state["over"] and not state.get("ended"):
+            raise ResultError(f"{path}: the game is not over: no result yet")
+        score = {c: int(state["scores"][c]["points"]) for c in colours}
+        a, b = colours
+        winner = state["winner"]
+        if winner is None:  # stopped by the arbiter: the score as it stands decides
+            winner = a if score[a] > score[b] else b if score[b] > score[a] else "tie"
+        reason = "score" if state["over"] else "score at end"
+        margin = {a: score[a] - score[b], b: score[b] - score[a]}
+        confirmed = True
+        over_at = None
+    else:
+        raise ResultError(f"{path}: results are kept for Tamsk and Tantrix games")
+    return {
+        "kind": KIND,
+        "version": VERSION,
+        "game": game,
+        "table": header.get("table"),
+        "round": _round_of(header, events),
+        "tournament": header.get("tournament"),
+        "players": [{"colour": c, "name": str(names.get(c) or c)} for c in colours],
+        "winner": winner,
+        "reason": reason,
+        "forfeit": forfeit,
+        "score": score,
+        "margin": margin,
+        "trf": _codes(colours, winner, forfeit),
+        "confirmed": confirmed,
+        "over_at": over_at,
+        "journal": {
+            "file": path.name,
+            "records": len(events) + 1,
+            "game_id": str(header_hash(path) or "")[:16],
+            "last_hash": last_hash,
+        },
+    }
+
+
+def header_hash(path: str | Path) -> str | None:
+    """The hash of a journal's header record: the game's identity."""
+    with open(path, "rb") as f:
+        first = f.readline()
+    try:
+        value = json.loads(first).get("hash")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def signed_result(path: str | Path, key: bytes) -> dict[str, Any]:
+    return signing.sign(result_from_journal(path), key)
+
+
+def write_signed(path: str | Path, key: bytes) -> Path:
+    """Sign a journal's result into ``JOURNAL.result.json`` (replacing an older one)."""
+    path = Path(path)
+    record = signed_result(path, key)
+    out = path.with_name(path.name + RESULT_SUFFIX)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(out)
+    return out
+
+
+@dataclass
+class ResultVerdict:
+    """What checking a result file found."""
+
+    path: str
+    record: dict[str, Any] | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.record is not None and not self.problems
+
+    def report(self) -> str:
+        lines = [f"{self.path}:"]
+        r = self.record
+        if r is not None:
+            players = " - ".join(f"{p['name']} ({p['colour']})" for p in r.get("players", []))
+            lines.append(
+                f"  table {r.get('table')} round {r.get('round')}: {players}: "
+                f"winner {r.get('winner')} ({r.get('reason')}), score {r.get('score')}"
+            )
+        lines += [f"  REFUSED: {p}" for p in self.problems]
+        lines.append("OK: signed with the club's key and unchanged" if self.ok else "FAILED")
+        return "\n".join(lines)
+
+
+def verify_result(
+    path: str | Path, key: bytes, journal: str | Path | None = None
+) -> ResultVerdict:
+    """Check a result file's signature and, with its journal, that it is that journal's result.
+
+    Without ``journal`` the journal named in the record is looked for beside the file; if it is
+    not there only the signature is checked (and the report says so).
+    """
+    verdict = ResultVerdict(str(path))
+    try:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        verdict.problems.append(f"not a readable result file ({exc})")
+        return verdict
+    if not isinstance(record, dict) or record.get("kind") != KIND:
+        verdict.problems.append("not a companion result record")
+        return verdict
+    verdict.record = record
+    bad = signing.check(record, key)
+    if bad is not None:
+        verdict.problems.append(f"the result record was refused: {bad}")
+        return verdict
+    info = record.get("journal") or {}
+    if journal is None and isinstance(info, dict) and isinstance(info.get("file"), str):
+        beside = Path(path).with_name(Path(info["file"]).name)
+        journal = beside if beside.exists() else None
+    if journal is None:
+        return verdict
+    records = info.get("records") if isinstance(info, dict) else None
+    try:
+        fresh = result_from_journal(journal, records if isinstance(records, int) else None)
+    except (ResultError, OSError, ValueError) as exc:
+        verdict.problems.append(f"its journal does not give this result: {exc}")
+        return verdict
+    for key_name in ("winner", "score", "players", "reason", "journal"):
+        if fresh.get(key_name) != record.get(key_name):
+            verdict.problems.append(
+                f"{key_name!r} differs from the journal: file says {record.get(key_name)!r}, "
+                f"the journal gives {fresh.get(key_name)!r}"
+            )
+    return verdict

@@ -1,0 +1,135 @@
+"""The arbiter's and the broker's settings, read from the configuration with safe defaults.
+
+The configuration file gains two tables (see ``docs/arbiter.md``)::
+
+    [arbiter]
+    pin_sha256 = ""          # sha256 hex of the PIN (`companion arbiter hash-pin`); "" = off
+    pin_attempts = 3         # wrong PINs before a lock-out
+    pin_lockout_s = 60.0     # the first lock-out; each further one lasts twice as long
+    club_key = ""            # HMAC key for result records and arbiter commands ("" = none)
+    command_max_age_s = 300.0
+
+    [mqtt]
+    enabled = false
+    host = "localhost"
+    port = 1883
+    username = ""
+    password = ""
+    tls = false
+    ca_file = ""             # CA bundle for TLS ("" = the system's)
+    cert_file = ""           # client certificate, if the broker asks for one
+    key_file = ""
+    topic_prefix = "companion"
+    keepalive_s = 30
+
+Keys that are not there take these defaults, so this module works with a configuration that
+predates them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.arbiter.signing import ClubKeyError, club_key
+
+#: The configuration's ``[arbiter]`` and ``[mqtt]`` tables with their defaults, as
+#: ``companion/config.py``'s DEFAULT_TOML should end (replacing its ``[arbiter]`` table).
+CONFIG_TOML = """\
+[arbiter]
+# sha256 hex of the arbiter PIN (`companion arbiter hash-pin`); empty: arbiter mode off.
+pin_sha256 = ""
+pin_attempts = 3          # wrong PINs in a row before the PIN entry locks
+pin_lockout_s = 60.0      # the first lock-out; each further one lasts twice as long
+# The club's secret for signed results and arbiter commands (the same on every table and on
+# the arbiter's laptop, at least 16 characters); empty: no signing, no commands.
+club_key = ""
+command_max_age_s = 300.0 # commands issued further than this from the table's clock: refused
+
+[mqtt]
+# Publish this table to a broker (mosquitto) for the arbiter's page. Off by default.
+enabled = false
+host = "localhost"
+port = 1883
+username = ""
+password = ""
+tls = false
+ca_file = ""              # CA bundle for TLS ("" = the system's)
+cert_file = ""            # client certificate and key, if the broker asks for them
+key_file = ""
+topic_prefix = "companion"
+keepalive_s = 30
+"""
+
+
+@dataclass(frozen=True)
+class MqttSettings:
+    enabled: bool = False
+    host: str = "localhost"
+    port: int = 1883
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    topic_prefix: str = "companion"
+    keepalive_s: int = 30
+
+
+@dataclass(frozen=True)
+class ArbiterSettings:
+    pin_sha256: str = ""
+    pin_attempts: int = 3
+    pin_lockout_s: float = 60.0
+    club_key: str = ""
+    command_max_age_s: float = 300.0
+
+    def key(self) -> bytes | None:
+        """The club's key, or None when none is configured (signing is then refused)."""
+        if not self.club_key:
+            return None
+        return club_key(self.club_key)
+
+
+def _section(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = config.get(name, {})
+    return value if isinstance(value, Mapping) else {}
+
+
+def mqtt_settings(config: Mapping[str, Any]) -> MqttSettings:
+    s = _section(config, "mqtt")
+    d = MqttSettings()
+    return MqttSettings(
+        enabled=bool(s.get("enabled", d.enabled)),
+        host=str(s.get("host", d.host)),
+        port=int(s.get("port", d.port)),
+        username=str(s.get("username", d.username)),
+        password=str(s.get("password", d.password)),
+        tls=bool(s.get("tls", d.tls)),
+        ca_file=str(s.get("ca_file", d.ca_file)),
+        cert_file=str(s.get("cert_file", d.cert_file)),
+        key_file=str(s.get("key_file", d.key_file)),
+        topic_prefix=str(s.get("topic_prefix", d.topic_prefix)).strip("/") or d.topic_prefix,
+        keepalive_s=int(s.get("keepalive_s", d.keepalive_s)),
+    )
+
+
+def arbiter_settings(config: Mapping[str, Any]) -> ArbiterSettings:
+    s = _section(config, "arbiter")
+    d = ArbiterSettings()
+    return ArbiterSettings(
+        pin_sha256=str(s.get("pin_sha256", d.pin_sha256)),
+        pin_attempts=int(s.get("pin_attempts", d.pin_attempts)),
+        pin_lockout_s=float(s.get("pin_lockout_s", d.pin_lockout_s)),
+        club_key=str(s.get("club_key", d.club_key)),
+        command_max_age_s=float(s.get("command_max_age_s", d.command_max_age_s)),
+    )
+
+
+def table_number(config: Mapping[str, Any]) -> int:
+    return int(_section(config, "table").get("number", 1))
+
+
+__all__ = ["ArbiterSettings", "ClubKeyError", "MqttSettings", "arbiter_settings", "mqtt_settings"]

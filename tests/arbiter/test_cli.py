@@ -1,0 +1,105 @@
+"""`companion arbiter ...` and `companion dispute`, run through their argument parser."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from companion import config
+from companion.arbiter.cli import add_commands
+from companion.arbiter.pin import hash_pin
+from companion.arbiter.settings import CONFIG_TOML
+from tests.arbiter.test_results import KEY, overrun, tamsk_game
+
+
+@pytest.fixture(autouse=True)
+def arbiter_config_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The configuration with the [arbiter] and [mqtt] keys this feature adds."""
+    head = config.DEFAULT_TOML.split("[arbiter]")[0]
+    monkeypatch.setattr(config, "DEFAULT_TOML", head + CONFIG_TOML)
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion")
+    add_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+@pytest.fixture
+def club_config(tmp_path: Path) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[arbiter]\nclub_key = "{KEY.decode()}"\n'
+                    f'pin_sha256 = "{hash_pin("2468")}"\n')
+    return path
+
+
+def test_the_new_configuration_keys_load_with_their_defaults(club_config: Path) -> None:
+    loaded = config.load(club_config)
+    assert loaded["mqtt"]["enabled"] is False and loaded["arbiter"]["pin_attempts"] == 3
+
+
+def test_hash_pin_prints_the_config_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["arbiter", "hash-pin", "2468"]) == 0
+    assert f'pin_sha256 = "{hash_pin("2468")}"' in capsys.readouterr().out
+
+
+def test_hash_pin_refuses_a_pin_the_keypad_cannot_type(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["arbiter", "hash-pin", "12ab"]) == 2
+    assert "4 to 12 digits" in capsys.readouterr().err
+
+
+def test_sign_then_verify(tmp_path: Path, club_config: Path,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tamsk_game(tmp_path)
+    assert run(["arbiter", "sign", str(journal), "--config", str(club_config)]) == 0
+    out = Path(capsys.readouterr().out.strip())
+    assert run(["arbiter", "verify-result", str(out), "--config", str(club_config)]) == 0
+    assert "OK" in capsys.readouterr().out
+
+
+def test_verify_refuses_an_edited_result_file(tmp_path: Path, club_config: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tamsk_game(tmp_path)
+    run(["arbiter", "sign", str(journal), "--config", str(club_config)])
+    out = Path(capsys.readouterr().out.strip())
+    record = json.loads(out.read_text())
+    record["score"]["black"] = 20
+    out.write_text(json.dumps(record))
+    assert run(["arbiter", "verify-result", str(out), "--config", str(club_config)]) == 1
+    assert "REFUSED" in capsys.readouterr().out
+
+
+def test_sign_without_a_club_key_is_refused(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    bare = tmp_path / "bare.toml"
+    bare.write_text("")
+    with pytest.raises(SystemExit) as exit_:
+        run(["arbiter", "sign", str(tamsk_game(tmp_path)), "--config", str(bare)])
+    assert exit_.value.code == 2 and "club_key" in capsys.readouterr().err
+
+
+def test_standings_from_journals(tmp_path: Path, club_config: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tamsk_game(tmp_path)
+    html = tmp_path / "round1.html"
+    assert run(["arbiter", "standings", str(journal), "--round", "1", "--html", str(html),
+                "--config", str(club_config)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("1,Ann,1,1,")
+    assert "round 1" in html.read_text()
+
+
+def test_dispute_prints_the_moment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["dispute", str(overrun(tmp_path)), "--at", "0:19", "--window", "3"]) == 0
+    assert "the 15 s timer ran out: black forfeit" in capsys.readouterr().out
+
+
+def test_dispute_with_a_bad_time_says_how_to_write_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["dispute", str(overrun(tmp_path)), "--at", "noon"]) == 2
+    assert "game clock" in capsys.readouterr().err
