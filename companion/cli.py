@@ -236,6 +236,10 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.replay.cli import add_parsers as add_replay_parsers
 
     add_replay_parsers(sub)  # "replay" and "notation"
+
+    from companion.arbiter.cli import add_commands as add_arbiter_commands
+
+    add_arbiter_commands(sub)  # "arbiter ..." and "dispute"
     return parser
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 
-DEFAULT_TOML = """\
+DEFAULT_TOML_BODY = """\
 # companion configuration. Every key is optional; these are the defaults.
 
 [table]
@@ -103,10 +103,16 @@ kind = "tonal"         # "tonal" (passive piezo, TonalBuzzer) or "active" (Buzze
 muted = false
 low_sand_s = 10.0
 
-[arbiter]
-# sha256 hex of the arbiter PIN (`companion arbiter --hash-pin`); empty: arbiter mode off.
-pin_sha256 = ""
-"""
+{ARBITER}"""
+
+
+def _default_toml() -> str:
+    from companion.arbiter.settings import CONFIG_TOML
+
+    return DEFAULT_TOML_BODY.replace("{ARBITER}", CONFIG_TOML)
+
+
+DEFAULT_TOML = _default_toml()
 
 
 class ConfigError(ValueError):
@@ -174,6 +180,14 @@ def validate(config: Mapping[str, Any]) -> None:
     for glass, seconds in config["calibration"].items():
         if not 0 < seconds < 3600:
             raise ConfigError(f"'calibration.{glass}' must be seconds > 0")
+    arbiter = config["arbiter"]
+    pin_hash = str(arbiter["pin_sha256"])
+    if pin_hash and (len(pin_hash) != 64 or any(c not in "0123456789abcdef" for c in pin_hash)):
+        raise ConfigError("'arbiter.pin_sha256' must be empty or 64 hex digits (hash-pin)")
+    if arbiter["club_key"] and len(str(arbiter["club_key"])) < 16:
+        raise ConfigError("'arbiter.club_key' must be empty or at least 16 characters")
+    if not 1 <= int(config["mqtt"]["port"]) <= 65535:
+        raise ConfigError("'mqtt.port' must be 1-65535")
     pins: list[int] = [*config["pins"]["tilt"].values(), *config["pins"]["ring"].values()]
     pins += [config["pins"]["timer15"]["red"], config["pins"]["timer15"]["black"]]
     pins += [config["pins"]["menu"], config["pins"]["buzzer"]]

@@ -265,12 +265,18 @@ async def serve(
 
         factory = MockFactory(pin_class=MockPWMPin)
     sounder = make_sounder(config, factory)
+    from companion.arbiter.hooks import ArbiterHooks
     from companion.tables import find_unfinished as find_any
     from companion.tables import game_kind, make_table
 
     kind = game_kind(config)
+    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
     table = make_table(
-        config, clock, journal_dir, sound=lambda pattern: sounder.play(pattern, clock.now())
+        config,
+        clock,
+        journal_dir,
+        sound=lambda pattern: sounder.play(pattern, clock.now()),
+        on_record=hooks.on_record,
     )
     daemon = Daemon(
         table,
@@ -302,6 +308,10 @@ async def serve(
 
         path = start_configured_game(table, config)
         print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
+    if kind == "tamsk":  # arbiter mode at the table: PIN, corrections (Tamsk)
+        hooks.attach(table)
+        table.key_filter = hooks.key
+        table.view_filter = hooks.view
     if stdin_driver:
         on_line = stdin_pin_driver(inputs, clock)
         loop = asyncio.get_running_loop()
@@ -317,6 +327,7 @@ async def serve(
     try:
         await daemon.run()
     finally:
+        hooks.close()
         inputs.close()
         if keypad is not None:
             keypad.close()

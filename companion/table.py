@@ -113,6 +113,9 @@ class Table:
         self._timer_seen = False
         self.changed = True  # something to redraw
         self._path: Path | None = None
+        #: Arbiter mode: offered every key first (True: taken), and dresses the view.
+        self.key_filter: Callable[[str, float], bool] | None = None
+        self.view_filter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ games
 
@@ -239,6 +242,11 @@ class Table:
             self._key(raw.name, raw.t)
         self._flush()
 
+    def submit(self, t_mono: float, body: dict[str, Any]) -> None:
+        """Journal and play one event now (arbiter corrections come this way)."""
+        self._queue(t_mono, body)
+        self._flush()
+
     def _queue(self, t_mono: float, body: dict[str, Any], motion_of: str | None = None) -> None:
         if self.game is None:
             return
@@ -284,6 +292,8 @@ class Table:
         * ``0#``: pass; ``*``: clear; ``D``: menu.
         """
         self.changed = True
+        if self.key_filter is not None and self.key_filter(key, t):
+            return
         if self.paused or self.game is None:
             self._menu_key(key, t)
             return
@@ -426,7 +436,8 @@ class Table:
         gt = max(game.t, round(t_mono - self.mono0, 6))
         self._advance(gt)
         record = {"t": gt, **body}
-        self._write(record, src="daemon" if body["ev"] == "note" else "table")
+        src = {"note": "daemon", "correct": "arbiter"}.get(body["ev"], "table")
+        self._write(record, src=src)
         before = len(game.penalties)
         violation = game.apply(parse_event(record, gt))
         if violation is not None:
@@ -560,6 +571,8 @@ class Table:
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry
         state["paused"] = self.paused
+        if self.view_filter is not None:
+            state = self.view_filter(state)
         return state
 
     def status_line(self) -> str:

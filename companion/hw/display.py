@@ -72,6 +72,11 @@ def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Im
         return tantrix_screen(view, size=size, mode=mode)
     if view.get("game") == "tokami":
         return tokami_screen(view, size=size, mode=mode)
+    if view.get("arbiter"):
+        lines = [str(line) for line in view["arbiter"]]
+        return screens.menu_screen(
+            lines[0] if lines else "Arbiter", lines[1:5] or [""], 0, size=size, mode=mode
+        )
     if view.get("over"):
         return screens.result_screen(view, size=size, mode=mode)
     image = screens.table_screen(view, size=size, mode=mode)
