@@ -99,6 +99,21 @@ class KeypadTable:
         self.changed = True
         return self.writer.path
 
+    def _refold(
+        self, path: str | Path, fold: Callable[[dict[str, Any], Any], Any]
+    ) -> tuple[Any, list[str]]:
+        """Reopen a journal and fold it again from its first line, refusals included: what
+        ``fold(header, events)`` returns, and notes for the log. A journal that is not of this
+        game, or does not fold, raises :class:`ValueError` and leaves the table waiting."""
+        journal, notes = self._reopen(path)
+        assert journal.header is not None
+        try:
+            folded = fold(journal.header, journal.events)
+        except ValueError as exc:
+            self.close()
+            raise ValueError(f"{path}: {exc}") from None
+        return folded, notes
+
     def _reopen(self, path: str | Path) -> tuple[Journal, list[str]]:
         """Reopen a journal of this game for appending (a torn last line is cut off and kept
         beside it); return what it holds and notes for the log."""

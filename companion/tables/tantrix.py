@@ -147,13 +147,7 @@ class TantrixTable(KeypadTable):
         is not of this game raises :class:`ValueError` and leaves the table waiting."""
         self.game = None
         self.entry = None
-        journal, notes = self._reopen(path)
-        assert journal.header is not None
-        try:
-            game, ended, fold_notes = fold(journal.header, journal.events)
-        except ValueError as exc:
-            self.close()
-            raise ValueError(f"{path}: {exc}") from None
+        (game, ended, fold_notes), notes = self._refold(path, fold)
         self.game = game
         self.ended = ended
         self._resync()

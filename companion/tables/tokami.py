@@ -153,20 +153,14 @@ class TokamiTable(KeypadTable):
         is not of this game raises :class:`ValueError` and leaves the table waiting."""
         self.game = None
         self.entry = None
-        journal, notes = self._reopen(path)
-        assert journal.header is not None
-        try:
-            game, fold_notes = fold(journal.header, journal.events)
-        except ValueError as exc:
-            self.close()
-            raise ValueError(f"{path}: {exc}") from None
+        (game, fold_notes), notes = self._refold(path, fold)
         self.game = game
         self.entry_notice = None
         self._resync()
         if NOTES:
             off = self.game_time() - self.last_t
             self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
-        return notes + fold_notes
+        return [*notes, *fold_notes]
 
     def _resync(self) -> None:
         """Give the keypad dialogue a fresh twin of the game."""
