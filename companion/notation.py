@@ -67,7 +67,7 @@ from companion.scenario import MalformedInput, Scenario
 FORMAT = 1
 FIRST_LINE = f"; companion notation {FORMAT}"
 #: The games the notation covers.
-NOTATION_GAMES = ("tamsk", "tantrix")
+NOTATION_GAMES = ("tamsk", "tantrix", "tokami")
 
 TAMSK_GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
 TAMSK_PLAYERS = ("red", "black")
@@ -84,6 +84,13 @@ _GLUED = re.compile(r"^(lift|done)(?:@(\S+))?$")
 _CELL = re.compile(r"^\((-?\d+),(-?\d+)\)$")
 _ROT = re.compile(r"^r([0-5])$")
 _TILE = re.compile(r"^#(\d+)$")
+_TOKAMI_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|;.*|[,()+]|[^\s,()+";]+')
+_TOKAMI_WORD = re.compile(r'[^\s,()+";:@\\]+')
+_TOKAMI_NAME = re.compile(r'([^\s",();:@\\]+):(?=\s|$)')
+#: Words a Tokami line gives a meaning to: a colour or a name spelt like one is quoted.
+TOKAMI_WORDS = frozenset(
+    {"up", "not", "higher", "fell", "in", "hand", "declined", "undo", "end", "note", "raw"}
+)
 
 
 # ---------------------------------------------------------------------------------- times
@@ -185,15 +192,46 @@ def tantrix_kind(event: Mapping[str, Any]) -> str:
     return str(kind)
 
 
+def tokami_kind(event: Mapping[str, Any]) -> str:
+    """The line kind of one Tokami input: its ``ev`` (a turn's outcome, ``undo`` or ``end``),
+    or ``raw`` when it cannot be written as text (an unknown event, a missing or bad field)."""
+    from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
+    from companion.tokami.turns import Turn
+
+    kind = event.get("ev")
+    if kind not in EVENTS or not _time_ok(event, required=False):
+        return "raw"
+    player = event.get("player")
+    if player is not None and (not isinstance(player, str) or not player):
+        return "raw"
+    if kind not in CONTROL_EVENTS:
+        try:
+            turn = Turn.from_event(event, 0)
+        except (MalformedInput, ValueError):
+            return "raw"
+        colours = [turn.block, turn.bonus, turn.in_hand, *turn.fallen]
+        if any(c is not None and not c for c in colours):
+            return "raw"  # an empty colour name has no spelling
+    return str(kind)
+
+
+def _kind(game: str, event: Mapping[str, Any]) -> str:
+    if game == "tamsk":
+        return tamsk_kind(event)
+    if game == "tokami":
+        return tokami_kind(event)
+    return tantrix_kind(event)
+
+
 def group(game: str, events: Sequence[Mapping[str, Any]]) -> list[Record]:
     """Cut a game's inputs into lines. Only consecutive inputs share a line, so reading the
     lines back gives the inputs in their original order.
 
     Tamsk: a lift directly followed by the release of the same glass, and the rings dropped
     right after a release, go on the release's line. Tantrix: a ``done`` directly after a
-    placement goes on its line. Everything else is a line of its own.
+    placement goes on its line. Tokami: one turn a line. Everything else is a line of its own.
     """
-    kinds = [tamsk_kind(e) if game == "tamsk" else tantrix_kind(e) for e in events]
+    kinds = [_kind(game, e) for e in events]
     records: list[Record] = []
     i, n = 0, len(events)
     while i < n:
@@ -346,6 +384,45 @@ def tantrix_text(
     return " ".join(words)
 
 
+def _tokami_word(text: str) -> str:
+    """A colour or a name as one token: bare when it is a plain word, else in double quotes."""
+    if (
+        _TOKAMI_WORD.fullmatch(text) is None
+        or text in TOKAMI_WORDS
+        or _NUMBER.match(text) is not None
+    ):
+        return _json(text)
+    return text
+
+
+def tokami_text(event: Mapping[str, Any], kind: str, *, exact: bool = True) -> str:
+    """One Tokami line for one input: ``Anna: blue up, +green @0:12``."""
+    if kind == "raw":
+        return _raw(event, exact)
+    player = event.get("player")
+    words: list[str] = []
+    if isinstance(player, str):
+        words.append(_tokami_word(player) + ":")
+    if kind == "bonus":
+        words += [_tokami_word(event["block"]), "up,", "+" + _tokami_word(event["bonus"])]
+    elif kind == "higher":
+        words += [_tokami_word(event["block"]), "up"]
+    elif kind == "not_higher":
+        words += [_tokami_word(event["block"]), "not", "higher"]
+    elif kind == "fell":
+        words.append("fell")
+        fallen = ",".join(_tokami_word(c) for c in event["fallen"])
+        if fallen:
+            words.append(fallen)
+        if event.get("in_hand") is not None:
+            words.append(f"(in hand {_tokami_word(event['in_hand'])})")
+    else:  # declined, undo, end
+        words.append(kind)
+    if event.get("t") is not None:
+        words.append(_at(event["t"], exact))
+    return " ".join(words)
+
+
 def header_lines(header: Mapping[str, Any]) -> list[str]:
     """The header as ``[key JSON]`` tag lines, in the header's own order."""
     return [
@@ -466,7 +543,7 @@ def _parse_line(game: str, line: str, number: int) -> list[dict[str, Any]]:
     first = body.split(None, 1)
     if first and _NUMBER.match(first[0]):
         body = first[1] if len(first) > 1 else ""
-    if body.startswith("raw"):
+    if body.startswith("raw") and (game != "tokami" or re.match(r"raw\s*\{", body)):
         rest = body[3:].lstrip()
         try:
             obj, end = json.JSONDecoder().raw_decode(rest)
@@ -476,6 +553,8 @@ def _parse_line(game: str, line: str, number: int) -> list[dict[str, Any]]:
         if not isinstance(obj, dict) or (tail and not tail.startswith(";")):
             raise MalformedInput("raw: expected one JSON object, e.g. raw {\"ev\": ...}", number)
         return [obj]
+    if game == "tokami":
+        return _parse_tokami(body, number)
     tokens = list(_tokens(body))
     if not tokens:
         raise MalformedInput("an empty line after its number", number)
@@ -655,3 +734,102 @@ def _parse_tantrix(tokens: list[str], number: int) -> list[dict[str, Any]]:
                 number,
             )
     return out
+
+
+def _tokami_tokens(body: str, number: int) -> list[str]:
+    out: list[str] = []
+    for m in _TOKAMI_TOKEN.finditer(body):
+        token = m.group(0)
+        if token.startswith(";"):
+            break
+        if token.startswith('"'):
+            try:
+                json.loads(token)
+            except json.JSONDecodeError:
+                raise MalformedInput(f"{token}: not a valid quoted name", number) from None
+        out.append(token)
+    return out
+
+
+def _tokami_colour(token: str | None, number: int, what: str) -> str:
+    if token is None or token in (",", "(", ")", "+") or token.startswith("@"):
+        raise MalformedInput(f"{what}: expected a colour, got {token or 'nothing'!r}", number)
+    if token.startswith('"'):
+        value = json.loads(token)
+        if not isinstance(value, str) or not value:
+            raise MalformedInput(f"{what}: {token} is not a colour", number)
+        return value
+    return token
+
+
+_TOKAMI_FORMS = (
+    "a Tokami line is NAME: COLOUR up[, +BONUS], NAME: fell C1,C2 [(in hand C)], "
+    "NAME: COLOUR not higher, NAME: declined, undo, end or raw {...} (then @TIME if known)"
+)
+
+
+def _parse_tokami(body: str, number: int) -> list[dict[str, Any]]:
+    """One Tokami line back to its input (see :func:`tokami_text`)."""
+    event: dict[str, Any] = {}
+    player: str | None = None
+    rest = body
+    if body.startswith('"'):
+        try:
+            name, end = json.JSONDecoder().raw_decode(body)
+        except json.JSONDecodeError:
+            raise MalformedInput("a quoted name or colour is not closed", number) from None
+        if isinstance(name, str) and body[end:].startswith(":"):
+            player, rest = name, body[end + 1 :]  # else a quoted colour starts the line
+    else:
+        m = _TOKAMI_NAME.match(body)
+        if m is not None:
+            player, rest = m.group(1), body[m.end() :]
+    tokens = _tokami_tokens(rest, number)
+    if tokens and tokens[-1].startswith("@"):
+        event["t"] = _time(tokens.pop()[1:], number)
+    if any(t.startswith("@") for t in tokens):
+        raise MalformedInput("a Tokami line has one @TIME, at its end", number)
+    if not tokens:
+        raise MalformedInput(_TOKAMI_FORMS, number)
+    head = tokens[0]
+    if head in ("declined", "undo", "end") and len(tokens) == 1:
+        event["ev"] = head
+    elif head == "fell":
+        fallen: list[str] = []
+        i = 1
+        while i < len(tokens) and tokens[i] != "(":
+            fallen.append(_tokami_colour(tokens[i], number, "fell"))
+            i += 1
+            if i < len(tokens) and tokens[i] == ",":
+                i += 1
+                if i == len(tokens) or tokens[i] == "(":
+                    raise MalformedInput("fell: a colour is missing after a comma", number)
+            elif i < len(tokens) and tokens[i] != "(":
+                raise MalformedInput("fell: separate the colours with commas", number)
+        event.update({"ev": "fell", "fallen": fallen})
+        if i < len(tokens):
+            hand = tokens[i:]
+            if len(hand) != 5 or hand[1:3] != ["in", "hand"] or hand[4] != ")":
+                raise MalformedInput("fell: the block in hand is written (in hand COLOUR)", number)
+            event["in_hand"] = _tokami_colour(hand[3], number, "in hand")
+    elif len(tokens) >= 2 and head not in TOKAMI_WORDS:
+        block = _tokami_colour(head, number, "the block")
+        if tokens[1:] == ["up"]:
+            event.update({"ev": "higher", "block": block})
+        elif tokens[1:] == ["not", "higher"]:
+            event.update({"ev": "not_higher", "block": block})
+        elif len(tokens) == 5 and tokens[1:4] == ["up", ",", "+"]:
+            bonus = _tokami_colour(tokens[4], number, "the bonus")
+            event.update({"ev": "bonus", "block": block, "bonus": bonus})
+        else:
+            raise MalformedInput(_TOKAMI_FORMS, number)
+    else:
+        raise MalformedInput(_TOKAMI_FORMS, number)
+    out: dict[str, Any] = {}
+    if "t" in event:
+        out["t"] = event.pop("t")
+    out["ev"] = event.pop("ev")
+    if player is not None:
+        out["player"] = player
+    out.update(event)
+    return [out]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -47,15 +47,49 @@ def _at(replay: Replay, kind: str, value: float) -> Frame:
     return replay.at_time(value)
 
 
+def frame_text(replay: Replay, frame: Frame) -> str:
+    """A frame as text: :func:`companion.replay.text.frame_text`, or the Tokami score sheet."""
+    from companion.replay import text
+
+    if replay.game != "tokami":
+        return text.frame_text(replay, frame)
+    from companion.replay.tokami_picture import text_lines
+
+    out = [text.heading(replay, frame), *(f"  * {m}" for m in frame.marks), ""]
+    return "\n".join(out + text_lines(frame.state))
+
+
+def step_through(replay: Replay, keys: Iterable[str], write: Callable[[str], object]) -> int:
+    """Step through any game with the keys (:func:`companion.replay.terminal.step`); returns
+    the last position shown. The same as :func:`terminal.run`, with :func:`frame_text`."""
+    from companion.replay import terminal
+
+    def screen(position: int) -> str:
+        text = frame_text(replay, replay.frames[position])
+        return f"{terminal.CLEAR}{text}\n\n{terminal.HELP}\n"
+
+    last = len(replay.frames) - 1
+    position = 0
+    write(screen(position))
+    for key in keys:
+        moved = terminal.step(position, key, last)
+        if moved is None:
+            break
+        if moved != position:
+            position = moved
+            write(screen(position))
+    return position
+
+
 def _say(prog: str, path: str, message: str) -> None:
     print(f"{prog}: {path}: {message}", file=sys.stderr)
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from companion.replay import gif as gif_mod
-    from companion.replay import terminal
+    from companion.replay import terminal, tokami_picture
     from companion.replay.html import page
-    from companion.replay.text import frame_text, move_list
+    from companion.replay.text import move_list
 
     out = out or sys.stdout
     prog = "companion replay"
@@ -67,14 +101,16 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for note in replay.notes:
         _say(prog, args.file, f"note: {note}")
     wrote = False
+    # Tokami has its own pictures; Tamsk and Tantrix go through companion.replay.gif.
+    pictures = tokami_picture if replay.game == "tokami" else gif_mod
     try:
         if args.png:
-            paths = gif_mod.write_pngs(replay, args.png)
+            paths = pictures.write_pngs(replay, args.png)
             print(f"wrote {len(paths)} pictures to {args.png}", file=out)
             wrote = True
         if args.gif:
-            plan = gif_mod.write_gif(replay, args.gif, speed=args.speed, fps=args.fps,
-                                     per_move_ms=args.frame_ms)
+            plan = pictures.write_gif(replay, args.gif, speed=args.speed, fps=args.fps,
+                                      per_move_ms=args.frame_ms)
             print(f"wrote {args.gif} ({len(plan.frames)} frames, "
                   f"{sum(plan.durations) / 1000:.1f} s)", file=out)
             wrote = True
@@ -103,7 +139,8 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if interactive:  # pragma: no cover - needs a real terminal
         keys = terminal.keys()
         try:
-            terminal.run(replay, keys, lambda s: (out.write(s), out.flush()))
+            run = step_through if replay.game == "tokami" else terminal.run
+            run(replay, keys, lambda s: (out.write(s), out.flush()))
         except KeyboardInterrupt:
             pass
         finally:

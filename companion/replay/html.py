@@ -13,7 +13,7 @@ import json
 import re
 from html import escape
 
-from companion.replay import tamsk_picture, tantrix_picture
+from companion.replay import tamsk_picture, tantrix_picture, tokami_picture
 from companion.replay.chart import chart
 from companion.replay.model import Replay
 from companion.replay.palette import Ink, hex_of
@@ -156,11 +156,20 @@ def page(replay: Replay) -> str:
     heading = f"{replay.game.capitalize()}" + (f": {who}" if who else "")
     total = replay.records
     defs: dict[str, str] = {}
+    #: where each frame sits on the chart (its time; a Tokami record without times: its number)
+    at = [f.t for f in replay.frames]
     if replay.game == "tamsk":
         static = svg_body(tamsk_picture.static(), defs)
         dyns = [svg_body(tamsk_picture.dynamic(f, title=who, total=total), defs)
                 for f in replay.frames]
         size = tamsk_picture.SIZE
+    elif replay.game == "tokami":
+        who = tokami_picture.title(replay)
+        heading = "Tokami" + (f": {who}" if who else "")
+        static = ""
+        dyns = [svg_body(tokami_picture.dynamic(replay, f), defs) for f in replay.frames]
+        size = tokami_picture.size_of(replay.frames[0].state)
+        at = tokami_picture.axis(replay)
     else:
         static = ""
         layout = tantrix_picture.Layout(replay.cells)
@@ -168,9 +177,9 @@ def page(replay: Replay) -> str:
                 for f in replay.frames]
         size = tantrix_picture.SIZE
     frames = [
-        {"t": round(f.t, 3), "clock": clock(f.t), "label": f.label, "marks": list(f.marks),
+        {"t": round(x, 3), "clock": clock(f.t), "label": f.label, "marks": list(f.marks),
          "svg": _single_quoted(d)}
-        for f, d in zip(replay.frames, dyns, strict=True)
+        for f, d, x in zip(replay.frames, dyns, at, strict=True)
     ]
     items = []
     for f in replay.frames:
@@ -230,7 +239,8 @@ def page(replay: Replay) -> str:
         f'<select id="speed" aria-label="speed">{speeds}</select>'
         '<span id="where"></span></div>'
         '<div id="marks"></div>'
-        f"{chart(replay)}</section>\n"
+        f"{tokami_picture.chart(replay) if replay.game == 'tokami' else chart(replay)}"
+        "</section>\n"
         f'<aside><ol id="moves">{"".join(items)}</ol></aside></main>\n'
         f'<script type="application/json" id="frames">{_frames_json(frames)}</script>\n'
         f"<script>{SCRIPT}</script>\n</body></html>\n"

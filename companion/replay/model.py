@@ -1,9 +1,10 @@
 """The stepping model: a recorded game as a list of frames, one per line of its notation.
 
 A :class:`Replay` is built by folding the game's inputs through the game's own engine (the
-same :class:`companion.tamsk.game.Game` or :class:`companion.tantrix.game.Game` that the daemon
-and ``companion simulate`` use): there is no second copy of the rules here. After each line of
-the notation (a move with its lift and rings, a timer turned, a pass...) the state is taken as
+same :class:`companion.tamsk.game.Game`, :class:`companion.tantrix.game.Game` or
+:class:`companion.tokami.game.Game` that the daemon and ``companion simulate`` use): there is
+no second copy of the rules here. After each line of the notation (a move with its lift and
+rings, a timer turned, a pass, a Tokami turn...) the state is taken as
 the contract's JSON object, so everything that draws a frame (text, PNG, SVG, HTML) works from
 plain data and needs no engine.
 
@@ -159,7 +160,13 @@ def build(
         from companion.replay.tantrix_fold import fold as tantrix_fold
 
         return tantrix_fold(header, list(events), list(notes))
-    raise MalformedInput(f"replays are drawn for Tamsk and Tantrix games, not {game!r}", 1)
+    if game == "tokami":
+        from companion.replay.tokami_fold import fold as tokami_fold
+
+        return tokami_fold(header, list(events), list(notes))
+    raise MalformedInput(
+        f"replays are drawn for Tamsk, Tantrix and Tokami games, not {game!r}", 1
+    )
 
 
 def load(path: str | Path) -> Replay:

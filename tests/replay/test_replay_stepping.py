@@ -145,8 +145,8 @@ def test_lines_that_cannot_be_replayed_are_skipped_with_a_note() -> None:
 
 
 def test_a_game_replays_cannot_draw_is_a_clear_error() -> None:
-    with pytest.raises(MalformedInput, match="Tamsk and Tantrix"):
-        build({"game": "tokami"}, [])
+    with pytest.raises(MalformedInput, match="not 'go'"):
+        build({"game": "go"}, [])
     with pytest.raises(MalformedInput, match="level"):
         build({"game": "tamsk", "level": 7}, [])
 

@@ -1,0 +1,227 @@
+"""Tokami replays: the turns folded through :class:`companion.tokami.game.Game`.
+
+Each input goes to the engine exactly as ``companion simulate`` sends it (a turn to
+:meth:`Game.play` with the ``player`` it names, ``undo`` to :meth:`Game.undo`, ``end`` to
+:meth:`Game.stop`); a turn the rules refuse becomes a violation and changes nothing. After each
+line of the notation (one turn a line) the state is the contract's object, the very one
+``companion simulate`` prints for the game up to that line, so the last frame *is* the
+simulation's result.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import notation
+from companion.replay.model import Frame, Line, Replay, unknown_header_fields
+from companion.scenario import MalformedInput, NumberedEvent
+from companion.tokami.game import Game, IllegalTurn
+from companion.tokami.setup import Setup
+from companion.tokami.simulate import EVENTS
+from companion.tokami.turns import Turn
+
+RULE_FIELDS = ("game", "players", "blocks", "rounds", "worthless", "round_ends_at")
+
+Usable = tuple[int, dict[str, Any], float]
+
+
+def clock(t: float) -> str:
+    return notation.format_time(t, exact=False)
+
+
+def setup_of(header: Mapping[str, Any]) -> Setup:
+    """The game's setup from the header; MalformedInput (line 1) when it cannot be played."""
+    try:
+        return Setup.from_header(header)
+    except MalformedInput as exc:
+        raise MalformedInput(exc.message, 1) from None
+
+
+def usable_events(events: Sequence[NumberedEvent], notes: list[str]) -> list[Usable]:
+    """Inputs that can be replayed, with their line and time (an input without ``t`` takes the
+    time before it, as in ``companion simulate``); any other line is skipped with a note."""
+    out: list[Usable] = []
+    last = 0.0
+    for line, obj in events:
+        t = obj.get("t")
+        if t is not None:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+                notes.append(f'line {line}: "t" is not a number of seconds: skipped')
+                continue
+            if t < last:
+                notes.append(f"line {line}: time goes backwards (t={t} after t={last}): skipped")
+                continue
+        if notation.tokami_kind(obj) == "raw":
+            ev = obj.get("ev")
+            why = (
+                f"unknown event {ev!r} (from a newer version?)"
+                if ev not in EVENTS
+                else f"a {ev!r} event with a missing or bad field"
+            )
+            notes.append(f"line {line}: {why}: skipped")
+            continue
+        last = float(t) if t is not None else last
+        out.append((line, dict(obj), last))
+    return out
+
+
+@dataclass
+class _Table:
+    """The engine and what ``companion simulate`` adds around it: refusals and undos."""
+
+    game: Game
+    t: float = 0.0
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    corrections: list[dict[str, Any]] = field(default_factory=list)
+
+    def apply(self, obj: Mapping[str, Any], t: float, line: int) -> None:
+        """Play one input the way :func:`companion.tokami.simulate.simulate` does."""
+        self.t = t
+        name = obj["ev"]
+        by = obj.get("player")
+        try:
+            if name == "end":
+                self.game.stop()
+            elif name == "undo":
+                undone = self.game.undo()
+                self.corrections.append(
+                    {"t": t, "player": by,
+                     "undid": {"player": undone.player, "round": undone.round,
+                               **undone.turn.to_event()}}
+                )
+            else:
+                self.game.play(Turn.from_event(obj, line), by=by)
+        except IllegalTurn as refused:
+            self.violations.append(
+                {"t": t, "player": by or self.game.turn, "kind": refused.kind,
+                 "detail": refused.detail}
+            )
+
+    def state(self) -> dict[str, Any]:
+        """The contract's object (``companion simulate --json`` for the game so far)."""
+        out = self.game.as_dict()
+        out["t"] = self.t
+        out["history"] = [
+            {"player": p.player, "round": p.round, **p.turn.to_event()}
+            for p in self.game.history
+        ]
+        out["corrections"] = [dict(c) for c in self.corrections]
+        out["violations"] = [dict(v) for v in self.violations]
+        return out
+
+
+class TokamiTimeline:
+    """The game at any time, by folding again from the start (Tokami has no running clock:
+    between two inputs nothing changes)."""
+
+    def __init__(self, setup: Setup, usable: list[Usable], record_ends: list[int]) -> None:
+        self.setup = setup
+        self.usable = usable
+        self.record_ends = record_ends
+
+    def at_time(self, t: float) -> Frame:
+        return self.at_times([t])[0]
+
+    def at_times(self, times: list[float]) -> list[Frame]:
+        """Frames at each of ``times`` (in increasing order), in one fold from the start."""
+        table = _Table(Game(self.setup))
+        applied = 0
+        out: list[Frame] = []
+        for t in times:
+            while applied < len(self.usable) and self.usable[applied][2] <= t:
+                line, obj, when = self.usable[applied]
+                table.apply(obj, when, line)
+                applied += 1
+            done = sum(1 for end in self.record_ends if end <= applied)
+            label = f"at {clock(t)}" + (f", after move {done}" if done else "")
+            state = table.state()
+            state["t"] = t
+            out.append(Frame(-1, t, label, state, record=done or None))
+        return out
+
+
+def _scores(state: Mapping[str, Any]) -> str:
+    return ", ".join(f"{p} {s}" for p, s in state["standings"])
+
+
+def _marks(before: Mapping[str, Any], now: Mapping[str, Any], obj: Mapping[str, Any],
+           undone: str | None, refused: list[dict[str, Any]]) -> list[str]:
+    """What the rules made of one turn, in words."""
+    marks = [f"refused: {v['detail']} ({v['kind']})" for v in refused]
+    if refused:
+        return marks
+    ev = obj["ev"]
+    if ev == "undo" and undone is not None:
+        marks.append(f"takes back {undone}")
+        return marks
+    if ev == "end":
+        marks.append(f"the players stop: {_scores(now)}")
+    player = before["turn"]
+    if ev not in ("undo", "end") and player is not None:
+        held_before = before["held"][player]
+        won = now["scores"][player]["total"] - before["scores"][player]["total"]
+        if now["round"] == before["round"] and not now["over"]:
+            held = now["held"][player]
+            for colour, n in held["discarded"].items():
+                gone = n - held_before["discarded"][colour]
+                if gone:
+                    marks.append(f"discards {gone} {colour} malus")
+        if ev == "declined":
+            marks.append(f"takes the forbidden {before['forbidden']} block as malus")
+        points = f"{won:+d}" if won else "no points"
+        marks.append(f"{player}: {points}, total {now['scores'][player]['total']}")
+    if now["round"] > before["round"]:
+        closed = now["round"] - 1
+        scores = ", ".join(f"{p} {s['rounds'][closed - 1]}" for p, s in now["scores"].items())
+        marks.append(f"round {closed} over ({scores}); round {now['round']}: "
+                     f"{now['turn']} starts")
+    elif now["forbidden"] is not None and now["turn"] is not None:
+        marks.append(f"{now['forbidden']} is forbidden to {now['turn']}")
+    if now["over"] and not before["over"] and now["reason"] == "rounds":
+        w = now["winner"]
+        marks.append(f"game over: {'a tie' if w == 'tie' else w + ' wins'} ({_scores(now)})")
+    return marks
+
+
+def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) -> Replay:
+    """Replay a Tokami game turn by turn."""
+    setup = setup_of(header)
+    notes.extend(unknown_header_fields(header, RULE_FIELDS))
+    usable = usable_events(events, notes)
+    objs = [obj for _, obj, _ in usable]
+    records = notation.group("tokami", objs)
+    table = _Table(Game(setup))
+    first = table.state()
+    frames = [Frame(0, 0.0, "start", first, (f"{setup.players[0]} to play",))]
+    lines: list[Line] = []
+    for k, record in enumerate(records):
+        (i,) = record.events
+        line, obj, t = usable[i]
+        before = table.state()
+        refused_before = len(table.violations)
+        history = table.game.history
+        undone = None
+        if obj["ev"] == "undo" and history:
+            last = history[-1]
+            undone = f"{last.player}'s turn ({last.turn.describe(last.forbidden)})"
+        table.apply(obj, t, line)
+        now = table.state()
+        refused = table.violations[refused_before:]
+        marks = _marks(before, now, obj, undone, refused)
+        label = notation.tokami_text(obj, record.kind, exact=False)
+        text = notation.tokami_text(obj, record.kind, exact=True)
+        frames.append(Frame(len(frames), t, label, now, tuple(marks), record=k + 1,
+                            refused=bool(refused)))
+        lines.append(Line(text, "; ".join(marks)))
+    return Replay(
+        "tokami",
+        header,
+        [(line, obj) for line, obj, _ in usable],
+        frames,
+        lines,
+        notes,
+        timeline=TokamiTimeline(setup, usable, [r.events[-1] + 1 for r in records]),
+    )
