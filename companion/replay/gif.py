@@ -31,6 +31,10 @@ MAX_PICTURES = 600
 
 def picture(replay: Replay, frame: Frame) -> Image.Image:
     """One frame of this game as a palette image (pure: the frame and the game's layout in)."""
+    if replay.game == "tokami":
+        from companion.replay import tokami_picture
+
+        return tokami_picture.picture(replay, frame)
     if replay.game == "tamsk":
         return tamsk_picture.png(frame, title=title(replay), total=replay.records)
     return tantrix_picture.png(frame, cells=replay.cells, title=title(replay),
@@ -39,6 +43,10 @@ def picture(replay: Replay, frame: Frame) -> Image.Image:
 
 def svg(replay: Replay, frame: Frame) -> str:
     """One frame as a standalone SVG document."""
+    if replay.game == "tokami":
+        from companion.replay import tokami_picture
+
+        return tokami_picture.picture_svg(replay, frame)
     if replay.game == "tamsk":
         return tamsk_picture.svg(frame, title=title(replay), total=replay.records)
     return tantrix_picture.svg(frame, cells=replay.cells, title=title(replay),

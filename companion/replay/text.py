@@ -119,7 +119,14 @@ def frame_text(replay: Replay, frame: Frame) -> str:
     out = [heading(replay, frame)]
     out += [f"  * {m}" for m in frame.marks]
     out.append("")
-    body = tamsk_body(frame.state) if replay.game == "tamsk" else tantrix_body(frame.state)
+    if replay.game == "tokami":
+        from companion.replay.tokami_picture import text_lines
+
+        body = text_lines(frame.state)
+    elif replay.game == "tamsk":
+        body = tamsk_body(frame.state)
+    else:
+        body = tantrix_body(frame.state)
     return "\n".join(out + body)
 
 
