@@ -85,6 +85,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         from companion.desktop import main as desktop_main
 
         return desktop_main(cfg, journal_dir)
+    from gpiozero.exc import BadPinFactory
+
     try:
         return asyncio.run(
             serve(
@@ -98,6 +100,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
+    except BadPinFactory:
+        print(
+            "companion run: no GPIO on this machine (not a Raspberry Pi, or lgpio missing: "
+            "see docs/install.md); try --backend mock or --backend desktop",
+            file=sys.stderr,
+        )
+        return 2
+    except OSError as exc:
+        print(
+            f"companion run: {exc.filename or ''}: {exc.strerror or exc} "
+            "(the journal folder, a GPIO chip, the I2C bus or the hub's port; "
+            "see docs/install.md)",
+            file=sys.stderr,
+        )
+        return 2
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
