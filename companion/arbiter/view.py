@@ -9,10 +9,17 @@ hash) it keeps the records in ``seq`` order:
 - a record beyond the next one waits, and the table is asked (``resend``) for what is missing;
 - each applied record must chain to the one before (``prev`` is its hash), else an alert says so.
 
-It folds Tamsk records through the same engine as the table, so what it shows is the journal's
-meaning, not a copy of the table's screen: board, rings, sand per glass (run on to the moment
-shown), whose turn, the 15-second timer, and the alerts an arbiter must see: a glass under 10 s,
-a 15-second overrun, a refused input, a table offline, records missing, a command refused.
+It folds every record through the same engine as the table, so what it shows is the journal's
+meaning, not a copy of the table's screen. Tamsk: board, rings, sand per glass (run on to the
+moment shown), whose turn, the 15-second timer. Tantrix and Tokami (folded by
+:mod:`companion.arbiter.boards`): the ``companion simulate`` state (Tantrix: tiles, forced
+spaces, bag and phase, each colour's score; Tokami: standings, round, blocks left, the
+forbidden block), whose turn, and a link to the board's picture. For every game, the alerts an
+arbiter must see: a glass under 10 s, a 15-second overrun, a refused input, a table offline,
+records missing, a command refused.
+
+Until the events of a keypad game have arrived (a page opened while a table was offline), a
+retained state snapshot that carries the game's state is shown instead.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.arbiter import topics
+from companion.arbiter.boards import KEYPAD_GAMES, Mirror, mirror_for
 from companion.tamsk.events import GLASSES, parse_event
 from companion.tamsk.game import Game
 
@@ -41,6 +49,7 @@ class GameLog:
     records: list[dict[str, Any]] = field(default_factory=list)
     waiting: dict[int, dict[str, Any]] = field(default_factory=dict)
     mirror: Game | None = None
+    keypad: Mirror | None = None  # a Tantrix or Tokami game's engine
     received_at: float = 0.0  # local monotonic time the last record was applied
     chain_broken: int | None = None  # the first seq whose prev did not match
 
@@ -62,6 +71,7 @@ class TableView:
     games: dict[str, GameLog] = field(default_factory=dict)
     duplicates: int = 0
     state: dict[str, Any] | None = None
+    state_at: float = 0.0  # local monotonic time the retained state arrived
     result: dict[str, Any] | None = None
     replies: deque[tuple[float, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=20))
     asked: dict[tuple[str, int], float] = field(default_factory=dict)
@@ -114,6 +124,7 @@ class ArbiterView:
             return self._event(tv, message, now)
         if kind == "state":
             tv.state = message
+            tv.state_at = now
             self._changed(tv)
             return self._catch_up(tv, now)
         if kind == "status":
@@ -160,6 +171,8 @@ class ArbiterView:
         log.received_at = now
         if seq == 0:
             self._start(tv, log)
+        elif log.keypad is not None:
+            log.keypad.apply(record)
         elif log.mirror is not None:
             t = record.get("t")
             if isinstance(t, (int, float)) and not isinstance(t, bool) and t >= log.mirror.t:
@@ -178,6 +191,8 @@ class ArbiterView:
                 log.mirror = Game(rules_from_header(header))
             except ValueError:
                 log.mirror = None
+        elif header.get("game") in KEYPAD_GAMES:
+            log.keypad = mirror_for(header)
         current = tv.current
         if current is None or str(header.get("created", "")) >= str(
             current.header.get("created", "")
@@ -249,6 +264,7 @@ class ArbiterView:
         if tv.status == "offline":
             alerts.append({"kind": "offline", "text": f"table {n} is offline"})
         if log is None:
+            self._snapshot_json(tv, out, now)
             return out
         header = log.header
         last = log.records[-1]
@@ -271,6 +287,10 @@ class ArbiterView:
             if now - at < 30.0 and reply.get("ok") is False:
                 text = f"command refused: {reply.get('detail')}"
                 alerts.append({"kind": "command", "text": text})
+        if log.keypad is not None:
+            state = log.keypad.state()
+            _keypad_json(tv, out, log.keypad.kind, state, header, log.received_at, now)
+            return out
         game = log.mirror
         if game is None:
             return out
@@ -332,11 +352,72 @@ class ArbiterView:
         )
         return out
 
+    def _snapshot_json(self, tv: TableView, out: dict[str, Any], now: float) -> None:
+        """No records yet: a keypad game's retained state snapshot, when it carries one."""
+        snap = tv.state or {}
+        header, state, game = snap.get("header"), snap.get("state"), snap.get("game")
+        if not isinstance(header, dict) or not isinstance(state, dict) or not isinstance(game, str):
+            return
+        kind = header.get("game")
+        if kind not in KEYPAD_GAMES or state.get("game") != kind:
+            return
+        out.update(
+            game=game,
+            seq=snap.get("seq"),
+            wall=snap.get("wall"),
+            names=header.get("names") or {},
+            kind=kind,
+            round=header.get("round"),
+            missing=0,
+            from_snapshot=True,
+        )
+        _keypad_json(tv, out, str(kind), state, header, tv.state_at, now)
+
     def snapshot(self, now: float) -> dict[str, Any]:
         return {
             "version": self.version,
             "tables": [self.table_json(n, now) for n in sorted(self.tables)],
         }
+
+
+def _keypad_json(tv: TableView, out: dict[str, Any], kind: str, state: Mapping[str, Any],
+                 header: Mapping[str, Any], received_at: float, now: float) -> None:
+    """A Tantrix or Tokami table's part of :meth:`ArbiterView.table_json`.
+
+    The game's ``simulate`` state goes under the game's name (``"tantrix"`` / ``"tokami"``,
+    so a Tokami round never reads as the tournament's round; Tokami adds the header's
+    ``worthless`` colour and ``round_ends_at``, which its picture needs), whose turn and the
+    result at the top as for Tamsk, and ``"board"``, the address of the board's picture
+    (``/board/N.svg``; the query changes with every record, so the page fetches it again only
+    then). A refused input stays on the alert list for :data:`RECENT_S` seconds of game time.
+    """
+    over = bool(state.get("over"))
+    t_state = float(state.get("t") or 0.0)
+    running = tv.status != "offline" and not over
+    t_now = t_state + (min(MAX_EXTRAPOLATION_S, max(0.0, now - received_at)) if running else 0.0)
+    violations = [v for v in state.get("violations", []) if isinstance(v, Mapping)]
+    alerts: list[dict[str, str]] = out["alerts"]
+    for v in violations:
+        t = v.get("t")
+        if isinstance(t, (int, float)) and t_now - float(t) < RECENT_S:
+            alerts.append({"kind": "refused", "text": f"refused ({v.get('player')}): "
+                                                      f"{v.get('detail')}"})
+    shown = {k: v for k, v in state.items() if k not in ("game", "history")}
+    shown["violations"] = violations
+    if kind == "tokami":
+        for name in ("worthless", "round_ends_at"):
+            if name in header:
+                shown[name] = header[name]
+    out.update(
+        t=round(t_now, 2),
+        turn=None if over else state.get("turn"),
+        over=over,
+        winner=state.get("winner"),
+        reason=state.get("reason") or ("ended" if state.get("ended") else None),
+        players=list(state.get("players", [])),
+        board=f"/board/{tv.table}.svg?game={out.get('game')}&seq={out.get('seq')}",
+    )
+    out[kind] = shown
 
 
 def _last_input(game: Game) -> dict[str, Any] | None:

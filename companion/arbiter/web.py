@@ -10,6 +10,8 @@ Routes::
     GET  /                 the live page (spectators: read-only)
     GET  /arbiter          the same page with the correction form
     GET  /api/state        every table as JSON
+    GET  /board/N.svg      table N's board as SVG (Tantrix and Tokami tables; Tamsk boards are
+                           drawn by the page from the JSON)
     GET  /api/stream       Server-Sent Events: tables as they change, everything once a second
     POST /api/command      {"table": 3, "pin": "....", "correction": {...}}: the arbiter's PIN is
                            checked (hash, constant-time, lock-out) and the correction goes to
@@ -36,6 +38,7 @@ from typing import Any, Protocol
 from urllib.parse import urlparse
 
 from companion.arbiter import signing
+from companion.arbiter.boards import KEYPAD_GAMES, board_svg
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import ArbiterSettings
 from companion.tamsk.board import CAPACITY, SPACES, coordinates
@@ -101,6 +104,8 @@ class ArbiterServer:
         self.port = int(self.httpd.server_address[1])
         self._thread: threading.Thread | None = None
         self.stopping = threading.Event()
+        self._boards: dict[int, tuple[tuple[Any, ...], str]] = {}
+        self._boards_lock = threading.Lock()
 
     def start(self) -> ArbiterServer:
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="arbiter-http",
@@ -166,6 +171,29 @@ class ArbiterServer:
         return HTTPStatus.ACCEPTED, {"ok": True, "nonce": sent["nonce"],
                                      "detail": "sent to the table; its answer shows there"}
 
+    def board(self, table: int) -> str | None:
+        """Table ``table``'s board as SVG, or None when it has none to draw (no such table, a
+        Tamsk table, no game yet). Drawn once per record: kept until the table's next one."""
+        shown = next((t for t in self.source.snapshot()["tables"] if t["table"] == table), None)
+        if shown is None or shown.get("kind") not in KEYPAD_GAMES:
+            return None
+        kind = str(shown["kind"])
+        state = shown.get(kind)
+        if not isinstance(state, dict):
+            return None
+        key = (shown.get("game"), shown.get("seq"))
+        with self._boards_lock:
+            cached = self._boards.get(table)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        header = {k: state[k] for k in ("players", "blocks", "rounds", "worthless",
+                                         "round_ends_at") if k in state}
+        svg = board_svg(kind, state, header if kind == "tokami" else None,
+                        label=f"table {table}, record {shown.get('seq')}")
+        with self._boards_lock:
+            self._boards[table] = (key, svg)
+        return svg
+
     def checked_results(self) -> list[dict[str, Any]]:
         """The tables' published results, with whether each signature holds."""
         out = []
@@ -203,6 +231,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.OK, self.app.source.snapshot())
         elif path == "/api/stream":
             self._stream()
+        elif path.startswith("/board/") and path.endswith(".svg"):
+            number = path[len("/board/") : -len(".svg")]
+            svg = self.app.board(int(number)) if number.isdigit() else None
+            if svg is None:
+                self._send(HTTPStatus.NOT_FOUND, b"no board to draw for that table\n",
+                           "text/plain")
+            else:
+                self._send(HTTPStatus.OK, svg.encode(), "image/svg+xml")
         elif path == "/api/results":
             self._json(HTTPStatus.OK, self.app.checked_results())
         elif path in ("/standings.csv", "/results.trf") or (
@@ -308,6 +344,10 @@ h1 { font-size: 1.2em; margin: 0.2em 0 0.5em; }
 .alerts { color: #b00; min-height: 1.2em; }
 .alerts div { margin: 1px 0; }
 .glass-red { fill: #c22; } .glass-black { fill: #222; } .dead { fill: #aaa; }
+.table.keypad { width: 340px; }
+.table.keypad img.board { width: 100%; height: auto; display: block; margin: 2px 0; }
+.swatch { display: inline-block; width: 0.8em; height: 0.8em; border-radius: 50%;
+          border: 1px solid #555; margin-right: 0.3em; vertical-align: -1px; }
 form { background: #fff; border: 1px solid #999; padding: 0.5em; margin-bottom: 0.6em; }
 form label { margin-right: 0.6em; }
 #reply { font-weight: bold; }
@@ -370,6 +410,61 @@ function board(t) {
   }
   return svg;
 }
+const COLOURS = {red: "#d22", yellow: "#e8c000", green: "#1a1", blue: "#26c"};
+const pictures = {};
+function named(t, p) {
+  const n = (t.names || {})[p];
+  return n && n !== p ? `${n} (${p})` : p;
+}
+function picture(t) {
+  // One <img> a table, fetched again only when its address (game and record) changes.
+  let img = pictures[t.table];
+  if (!img || img.dataset.src !== t.board) {
+    img = el("img", {class: "board", src: t.board, "data-src": t.board, "data-kind": t.kind,
+                     alt: `table ${t.table}: the ${t.kind} board`});
+    pictures[t.table] = img;
+  }
+  const link = el("a", {href: t.board, target: "_blank"});
+  link.appendChild(img);
+  return link;
+}
+function line(text, attrs, colour) {
+  const d = el("div", attrs || {});
+  if (colour) d.appendChild(el("span", {class: "swatch", style: `background: ${colour}`}));
+  d.appendChild(document.createTextNode(text));
+  return d;
+}
+function result(t) {
+  const w = t.winner;
+  return `over: ${w === "tie" ? "a tie" : (w ? w + " wins" : "stopped")}`
+    + (t.reason ? ` (${t.reason})` : "");
+}
+function tantrixLines(t) {
+  const s = t.tantrix;
+  const out = [t.over ? line(result(t), {"data-turn": ""})
+    : line(`turn: ${named(t, t.turn)}` + (s.free_move_used ? " (free move played)" : ""),
+           {"data-turn": t.turn}, COLOURS[t.turn])];
+  out.push(line(`${s.placed} tiles placed, bag ${s.bag} (${s.phase} phase)`,
+                {"data-bag": s.bag, "data-phase": s.phase}));
+  const forced = (s.forced || []).map(([q, r]) => `(${q}, ${r})`).join(" ");
+  out.push(line(`forced spaces: ${forced || "none"}`, {"data-forced": (s.forced || []).length}));
+  for (const [p, sc] of Object.entries(s.scores || {}))
+    out.push(line(`${named(t, p)}: ${sc.points} points (line ${sc.line}, loop ${sc.loop})`,
+                  {"data-score": p, "data-points": sc.points}, COLOURS[p]));
+  return out;
+}
+function tokamiLines(t) {
+  const s = t.tokami;
+  const out = [t.over ? line(result(t), {"data-turn": ""})
+    : line(`turn: ${t.turn}`, {"data-turn": t.turn})];
+  out.push(line(`round ${s.round} of ${s.rounds}, ${s.blocks_left} blocks left on the cross`,
+                {"data-round": s.round, "data-blocks-left": s.blocks_left}));
+  out.push(line(`forbidden block: ${s.forbidden || "none"}`,
+                {"data-forbidden": s.forbidden || ""}, COLOURS[s.forbidden]));
+  (s.standings || []).forEach(([p, total], i) =>
+    out.push(line(`${i + 1}. ${p}: ${total}`, {"data-standing": p, "data-total": total})));
+  return out;
+}
 function render(t) {
   let box = document.getElementById("table-" + t.table);
   if (!box) {
@@ -387,8 +482,17 @@ function render(t) {
     + ((t.alerts || []).length ? " alerting" : "");
   box.replaceChildren();
   const names = t.names || {};
-  box.appendChild(el("div", {class: "head"},
-    `Table ${t.table}: ${names.red || "red"} – ${names.black || "black"} (${t.status})`));
+  const who = (t.players || []).length
+    ? t.players.map(p => named(t, p)).join(" – ")
+    : `${names.red || "red"} – ${names.black || "black"}`;
+  box.appendChild(el("div", {class: "head"}, `Table ${t.table}: ${who} (${t.status})`));
+  if (t.tantrix || t.tokami) {
+    box.classList.add("keypad");
+    box.appendChild(picture(t));
+    const lines = t.tantrix ? tantrixLines(t) : tokamiLines(t);
+    for (const line of lines) box.appendChild(line);
+    box.appendChild(el("div", {}, `records: ${t.seq + 1}`));
+  }
   if (t.glasses) {
     box.appendChild(board(t));
     const timer = t.timer15 || {};
