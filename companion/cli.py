@@ -123,8 +123,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from companion.demo import main as demo_main
 
     if args.interactive:
+        import os
+
         from companion.desktop import main as desktop_main
 
+        if args.window:
+            os.environ["COMPANION_WINDOW"] = "1"
         return desktop_main(_load_config(args.config))
     gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
     return demo_main(args.speed, gif, Path(args.journal_dir) if args.journal_dir else None)
@@ -212,6 +216,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gif", help="where to write the OLED animation (default out/demo-oled.gif)")
     p.add_argument("--journal-dir", help="where the demo's journal goes (default a temp folder)")
     p.add_argument("--interactive", action="store_true", help="play yourself (desktop backend)")
+    p.add_argument(
+        "--window",
+        action="store_true",
+        help="with --interactive: also show the OLED in a window (needs the desktop extra)",
+    )
     p.add_argument("--config", help="config file for --interactive")
     p.set_defaults(func=cmd_demo)
 
@@ -233,7 +242,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("tantrix", help="Tantrix solo puzzles: tantrix puzzle discovery N [FILE]")
     p.add_argument("puzzle", choices=["puzzle"])
-    p.add_argument("rest", nargs="+", help="discovery N [FILE]")
+    p.add_argument(
+        "rest", nargs=argparse.REMAINDER, help="discovery N [FILE | --table [--journal-dir DIR]]"
+    )
     p.set_defaults(func=cmd_tantrix)
 
     p = sub.add_parser("hub", help="the sensor hub: monitor its events, or hand it to its REPL")

@@ -31,7 +31,7 @@ pin_factory = ""
 hub_port = "/dev/ttyACM0"
 
 [game]
-kind = "tamsk"        # "tamsk", "tantrix" or "tokami"
+kind = "tamsk"        # "tamsk", "tantrix", "tokami" or "puzzle" (Tantrix Discovery)
 level = 3
 ruleset = "adjusted"   # "adjusted" (English rule book) or "original" (French/Czech)
 start = "standard"     # or "free"
@@ -44,6 +44,9 @@ players = ["Player 1", "Player 2"]
 rounds = 1
 colours = ["red", "yellow", "green", "blue"]   # the block set, in keypad order
 counts = [9, 9, 9, 9]
+
+[puzzle]
+n = 3                 # the Discovery puzzle: tiles 1..n
 
 [calibration]
 # Measured run time of each hourglass in seconds (`companion calibrate` writes these).
@@ -167,8 +170,10 @@ def load(path: str | Path | None = None, *, text: str | None = None) -> dict[str
 
 def validate(config: Mapping[str, Any]) -> None:
     game = config["game"]
-    if game["kind"] not in ("tamsk", "tantrix", "tokami"):
-        raise ConfigError("'game.kind' must be tamsk, tantrix or tokami")
+    if game["kind"] not in ("tamsk", "tantrix", "tokami", "puzzle"):
+        raise ConfigError("'game.kind' must be tamsk, tantrix, tokami or puzzle")
+    if not 3 <= int(config["puzzle"]["n"]) <= 30:
+        raise ConfigError("'puzzle.n' must be 3 to 30 (the Discovery series)")
     if game["level"] not in (1, 2, 3):
         raise ConfigError("'game.level' must be 1, 2 or 3")
     if game["ruleset"] not in ("adjusted", "original"):

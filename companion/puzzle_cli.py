@@ -4,6 +4,11 @@ Each line lays one tile: its number, the cell (q, r) and the rotation (0-5), e.g
 A numeric keypad types it too: ``.`` or ``#`` separate the numbers, ``-`` or ``*`` is a minus
 sign (``3.*1.1.1`` then Enter). Laying a tile again moves it; ``-T`` alone lifts tile T.
 After every line the layout is judged; the command ends when the puzzle is solved.
+
+With ``--table`` the puzzle is played on the keypad instead, as at the table (see
+:mod:`companion.tables.puzzle`): the desktop backend, the OLED drawn in the terminal (and in a
+window with ``COMPANION_WINDOW=1``), a journal in ``--journal-dir DIR`` (default
+``~/.local/share/companion``) that ``companion simulate`` replays.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
 from companion.tantrix.game import Placement
 from companion.tantrix.puzzle import LARGEST, SMALLEST, DiscoveryPuzzle, discovery_colour
@@ -68,10 +74,45 @@ def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
     return False
 
 
+USAGE = "usage: companion tantrix puzzle discovery N [FILE | --table [--journal-dir DIR]]\n"
+
+
+def table_config(n: int) -> dict[str, Any]:
+    """The built-in configuration set up for a keypad puzzle table of Discovery ``n``."""
+    from companion.config import defaults
+
+    config = defaults()
+    config["game"]["kind"] = "puzzle"
+    config["puzzle"] = {"n": n}
+    return config
+
+
+def _split_table_options(argv: list[str]) -> tuple[list[str], bool, Path | None]:
+    """``argv`` without ``--table`` and ``--journal-dir DIR``, and their values."""
+    rest, table, journal_dir = [], False, None
+    items = iter(argv)
+    for arg in items:
+        if arg == "--table":
+            table = True
+        elif arg == "--journal-dir":
+            folder = next(items, None)
+            if folder is None:
+                raise ValueError("--journal-dir needs a folder")
+            journal_dir = Path(folder)
+        else:
+            rest.append(arg)
+    return rest, table, journal_dir
+
+
 def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    if len(argv) < 2 or argv[0] != "discovery":
-        out.write("usage: companion tantrix puzzle discovery N [FILE]\n")
+    try:
+        argv, table, journal_dir = _split_table_options(list(argv))
+    except ValueError as exc:
+        out.write(f"{exc}\n{USAGE}")
+        return 2
+    if len(argv) < 2 or argv[0] != "discovery" or (table and len(argv) > 2):
+        out.write(USAGE)
         return 2
     try:
         n = int(argv[1])
@@ -79,6 +120,10 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
     except ValueError:
         out.write(f"N must be {SMALLEST} to {LARGEST}\n")
         return 2
+    if table:
+        from companion.desktop import main as desktop_main
+
+        return desktop_main(table_config(n), journal_dir)
     if len(argv) > 2:
         with open(argv[2], encoding="utf-8") as handle:
             return 0 if play(n, handle, out) else 1

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-GAMES = ("tamsk", "tantrix", "tokami")
+GAMES = ("tamsk", "tantrix", "tokami", "puzzle")
 
 #: One event of a scenario: its line number (1-based) and the decoded object.
 NumberedEvent = tuple[int, Mapping[str, Any]]

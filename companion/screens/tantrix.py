@@ -419,7 +419,7 @@ def _draw_table(
 # -- placing a tile ------------------------------------------------------------------------------
 
 
-def _draw_tick(draw: ImageDraw.ImageDraw, x: int, y: int, ok: bool, fill: Colour) -> None:
+def draw_tick(draw: ImageDraw.ImageDraw, x: int, y: int, ok: bool, fill: Colour) -> None:
     """A 7x7 tick (the tile fits as turned) or cross (it clashes)."""
     if ok:
         draw.line([(x, y + 4), (x + 2, y + 6), (x + 6, y)], fill=fill, width=2)
@@ -476,7 +476,7 @@ def _draw_place(
         for i, (text, ink) in enumerate(info):
             draw_text(draw, x, y + 1 + i * PITCH, clip(text, columns(width - x)), ink)
         tick_y = y + 1 + len(info) * PITCH
-        _draw_tick(draw, x, tick_y, legal, palette.foreground if legal else palette.warning)
+        draw_tick(draw, x, tick_y, legal, palette.foreground if legal else palette.warning)
         draw_text(draw, x + 10, tick_y, "fits" if legal else "clash", rim)
         below = map_bottom + 1
         if error:
@@ -489,13 +489,13 @@ def _draw_place(
     origin = (divider / 2, (y + height) / 2)
     draw_map(draw, palette, around, origin, centre, 6.0, rim=rim)
     draw.line((divider, y, divider, height - 1), fill=palette.dim)
-    _draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
+    draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
     bottom = height - LINE_HEIGHT
     draw_text(draw, divider + 3, bottom, f"turn {rotation}", palette.foreground)
-    _draw_tick(draw, width - 9, bottom, legal, palette.foreground)
+    draw_tick(draw, width - 9, bottom, legal, palette.foreground)
 
 
-def _draw_tile_inset(
+def draw_tile_inset(
     draw: ImageDraw.ImageDraw,
     palette: Palette,
     entry: Mapping[str, Any],

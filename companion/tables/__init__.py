@@ -3,7 +3,8 @@
 :class:`companion.table.Table` runs a Tamsk table (tilt switches, buttons, sand, the 15-second
 timer). :class:`~companion.tables.tantrix.TantrixTable` and
 :class:`~companion.tables.tokami.TokamiTable` run Tantrix and Tokami tables, played from the
-keypad alone. All three share one interface, so the daemon and the desktop backend drive any of
+keypad alone, and :class:`~companion.tables.puzzle.PuzzleTable` a solo Tantrix Discovery
+puzzle. All of them share one interface, so the daemon and the desktop backend drive any of
 them alike:
 
 ``Table(clock, journal_dir, *, config, sound=None, on_record=None)``, then ``start_game(...)``
@@ -33,6 +34,7 @@ KINDS: dict[str, str] = {
     "tamsk": "companion.table:Table",
     "tantrix": "companion.tables.tantrix:TantrixTable",
     "tokami": "companion.tables.tokami:TokamiTable",
+    "puzzle": "companion.tables.puzzle:PuzzleTable",
 }
 
 
@@ -71,6 +73,10 @@ def start_configured_game(table: Any, config: Mapping[str, Any]) -> Path:
         from companion.tables.tantrix import players_from_config
 
         path: Path = table.start_game(players_from_config(config))
+    elif kind == "puzzle":
+        from companion.tables.puzzle import n_from_config
+
+        path = table.start_game(n_from_config(config))
     elif kind == "tokami":
         from companion.tables.tokami import options_from_config
 

@@ -2,8 +2,8 @@
 
 Every view comes from a real table controller driven by keys on a fake clock (never a view
 written by hand), so the golden images show what players would really see. The golden images
-live in ``tests/reference/screens/`` as ``tantrix_*.png`` and ``tokami_*.png``; after an
-intended change to a screen, redraw them and look at every one:
+live in ``tests/reference/screens/`` as ``tantrix_*.png``, ``tokami_*.png`` and
+``puzzle_*.png``; after an intended change to a screen, redraw them and look at every one:
 
     .venv/bin/python tests/tables/screen_views.py [--preview DIR] [NAME ...]
 """
@@ -24,10 +24,15 @@ if __name__ == "__main__":
 
 from PIL import Image
 
+from companion.clock import FakeClock
+from companion.config import defaults
 from companion.screens import upscale
+from companion.screens.puzzle import puzzle_screen
 from companion.screens.tantrix import tantrix_screen
 from companion.screens.tokami import tokami_screen
+from companion.tables.puzzle import PuzzleTable
 from companion.tantrix.autoplay import random_game
+from companion.tantrix.game import Placement
 from tests.tables.driving import Seat, play_events, seat
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "reference" / "screens"
@@ -100,11 +105,29 @@ def _tantrix_case(situation: str, panel: tuple[tuple[int, int], str]) -> Callabl
 
 
 TANTRIX_SITUATIONS = (
-    "opening", "midgame", "four_players", "place", "clash", "refused", "menu", "scores",
-    "forced", "undo", "over", "warning",
+    "opening",
+    "midgame",
+    "four_players",
+    "place",
+    "clash",
+    "refused",
+    "menu",
+    "scores",
+    "forced",
+    "undo",
+    "over",
+    "warning",
 )
 TANTRIX_COLOUR_SITUATIONS = (
-    "opening", "midgame", "four_players", "place", "clash", "refused", "scores", "forced", "over",
+    "opening",
+    "midgame",
+    "four_players",
+    "place",
+    "clash",
+    "refused",
+    "scores",
+    "forced",
+    "over",
 )
 TANTRIX_CASES: dict[str, Callable[[], Image.Image]] = {
     **{f"tantrix_{name}": _tantrix_case(name, OLED) for name in TANTRIX_SITUATIONS},
@@ -151,7 +174,14 @@ def _tokami_case(situation: str, panel: tuple[tuple[int, int], str]) -> Callable
 
 
 TOKAMI_SITUATIONS = (
-    "start", "bonus", "confirm", "refused", "fallen", "five_players", "round_two", "over",
+    "start",
+    "bonus",
+    "confirm",
+    "refused",
+    "fallen",
+    "five_players",
+    "round_two",
+    "over",
     "warning",
 )
 TOKAMI_COLOUR_SITUATIONS = ("start", "bonus", "refused", "five_players", "round_two", "over")
@@ -160,7 +190,107 @@ TOKAMI_CASES: dict[str, Callable[[], Image.Image]] = {
     **{f"tokami_colour_{name}": _tokami_case(name, COLOUR) for name in TOKAMI_COLOUR_SITUATIONS},
 }
 
-CASES = {**TANTRIX_CASES, **TOKAMI_CASES}
+# -- Discovery puzzle ------------------------------------------------------------------------------
+
+#: The known solution of Discovery 4: a red loop of tiles 1 to 4.
+DISCOVERY_4 = (
+    Placement(1, 0, 0, 5),
+    Placement(2, 1, 0, 4),
+    Placement(4, 0, 1, 4),
+    Placement(3, -1, 1, 1),
+)
+
+
+def puzzle_seat(journal_dir: Path, clock: FakeClock | None = None) -> Seat:
+    """A puzzle table waiting for a puzzle, its sounds and records in the seat's trail."""
+    clock = clock or FakeClock()
+    trail: list[tuple[str, Any]] = []
+    table = PuzzleTable(
+        clock,
+        journal_dir,
+        config=defaults(),
+        sound=lambda pattern: trail.append(("sound", pattern)),
+        on_record=lambda record: trail.append(("record", record)),
+    )
+    s = Seat(table, clock)
+    s.trail = trail
+    return s
+
+
+def lay_tile(s: Seat, placement: Placement) -> None:
+    """Lay a tile as a player does: its number and ``#``, ``A`` until the map shows the spot,
+    ``C`` until the tile is turned right, then ``#``."""
+    s.press(f"{placement.tile}#")
+    entry = s.view["entry"]
+    assert entry["mode"] == "place", f"tile {placement.tile} was not offered: {s.table.error}"
+    for _ in range(entry["spot_count"]):
+        if tuple(s.view["entry"]["spot"]) == placement.cell:
+            break
+        s.press("A")
+    assert tuple(s.view["entry"]["spot"]) == placement.cell, f"{placement} is not offered"
+    for _ in range(6):
+        if s.view["entry"]["rotation"] == placement.rot:
+            break
+        s.press("C")
+    s.press("#")
+
+
+def puzzle_view(situation: str) -> dict[str, Any]:
+    """The view of a Discovery 4 table in ``situation``."""
+    with tempfile.TemporaryDirectory() as folder:
+        s = puzzle_seat(Path(folder))
+        try:
+            s.table.start_game(4)
+            if situation == "start":
+                s.press("1")
+            elif situation in ("progress", "place", "clash", "menu", "lift", "refused"):
+                for p in DISCOVERY_4[:2]:
+                    lay_tile(s, p)
+                keys = {
+                    "progress": "",
+                    "place": "4#",
+                    "clash": "4#C",
+                    "menu": "D",
+                    "lift": "D1A",
+                    "refused": "7#",
+                }[situation]
+                s.press(keys)
+            elif situation == "solved":
+                for p in DISCOVERY_4:
+                    lay_tile(s, p)
+            elif situation == "wrong":
+                for p in (*DISCOVERY_4[:3], Placement(3, 1, 1, 0)):
+                    lay_tile(s, p)
+            else:
+                raise ValueError(f"no puzzle situation {situation!r}")
+            return s.view
+        finally:
+            s.table.close()
+
+
+def _puzzle_case(situation: str, panel: tuple[tuple[int, int], str]) -> Callable[[], Image.Image]:
+    size, mode = panel
+    return lambda: puzzle_screen(puzzle_view(situation), size=size, mode=mode)
+
+
+PUZZLE_SITUATIONS = (
+    "start",
+    "progress",
+    "place",
+    "clash",
+    "menu",
+    "lift",
+    "refused",
+    "solved",
+    "wrong",
+)
+PUZZLE_COLOUR_SITUATIONS = ("progress", "place", "solved")
+PUZZLE_CASES: dict[str, Callable[[], Image.Image]] = {
+    **{f"puzzle_{name}": _puzzle_case(name, OLED) for name in PUZZLE_SITUATIONS},
+    **{f"puzzle_colour_{name}": _puzzle_case(name, COLOUR) for name in PUZZLE_COLOUR_SITUATIONS},
+}
+
+CASES = {**TANTRIX_CASES, **TOKAMI_CASES, **PUZZLE_CASES}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,267 @@
+"""The Discovery puzzle screens: the layout so far, and the keypad entry of one tile.
+
+``puzzle_screen(view)`` draws what :meth:`companion.tables.puzzle.PuzzleTable.view` returns.
+The title bar always names the puzzle and the loop colour to make (on a colour panel the bar is
+that colour). Below it, following the keypad dialogue's mode:
+
+* ``tile`` (typing a tile number): the whole layout as a map, how many tiles lie, and SOLVED in
+  a filled box once the tiles close the loop;
+* ``place``: a small map with the tile in hand on the candidate spot, which spot of how many,
+  the tile large with a colour letter on each side (boxed where it clashes), its turn, and a
+  tick or a cross for whether it fits;
+* ``menu``, ``lift``, ``restart``: the D menu and what it opens;
+* a refusal (``view["error"]``): the reason, until the next key.
+
+Tiles are drawn by :func:`companion.screens.tantrix.draw_map`, as on the Tantrix screens.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from companion.screens.layout import (
+    PITCH,
+    draw_footer,
+    draw_list,
+    draw_title_bar,
+    draw_warning_bar,
+)
+from companion.screens.palette import Colour, Palette, Size, blank
+from companion.screens.tantrix import (
+    BAND_COLOURS,
+    draw_map,
+    draw_tick,
+    draw_tile_inset,
+    hex_centre,
+)
+from companion.screens.text import (
+    LINE_HEIGHT,
+    clip,
+    columns,
+    draw_text,
+    draw_text_centred,
+    printable,
+    wrap,
+)
+
+#: From this height on, the roomier layout is used (the 128x128 colour panel).
+TALL_HEIGHT = 112
+
+
+def puzzle_screen(
+    view: Mapping[str, Any], *, size: Size = (128, 64), mode: str = "1"
+) -> Image.Image:
+    """Draw the puzzle screen for ``view`` on a new image of ``size`` and ``mode``.
+
+    Example::
+
+        image = puzzle_screen(table.view(), size=device.size, mode=device.mode)
+    """
+    image, palette = blank(size, mode)
+    draw = ImageDraw.Draw(image)
+    width, height = image.size
+    entry = view.get("entry") or {}
+    kind = entry.get("mode", "tile")
+    top = _draw_title(draw, palette, view, entry, width)
+    error = view.get("error")
+    if error:
+        _draw_refusal(draw, palette, str(error), width, top, height - 1)
+    elif kind == "place":
+        _draw_place(draw, palette, entry, width, height, top)
+    elif kind == "menu":
+        bottom = draw_footer(draw, palette, "1-3/#: choose *: back", width, height)
+        lines = [(f"{i + 1} {line}", "") for i, line in enumerate(entry.get("lines") or [])]
+        draw_list(draw, palette, lines, int(entry.get("cursor") or 0), width, top, bottom)
+    elif kind == "lift":
+        _draw_lift(draw, palette, view, entry, width, height, top)
+    elif kind == "restart":
+        bottom = draw_footer(draw, palette, "#: restart  *: keep", width, height)
+        words = f"lift all {len(view.get('laid') or [])} tiles and start again?"
+        _draw_words(draw, palette, words, width, top, bottom)
+    else:
+        _draw_layout(draw, palette, view, entry, width, height, top)
+    warning = view.get("warning")
+    if warning and not error:
+        draw_warning_bar(draw, palette, str(warning), width, height)
+    return image
+
+
+def _colour_panel(palette: Palette) -> bool:
+    return isinstance(palette.background, tuple)
+
+
+def _draw_title(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+) -> int:
+    """``Discovery 4 | red loop`` (``tile 2  3/5`` while placing), in the loop's colour on a
+    colour panel."""
+    colour = str(view.get("colour"))
+    fill: Colour | None = None
+    ink: Colour | None = None
+    if _colour_panel(palette) and colour in BAND_COLOURS:
+        fill = BAND_COLOURS[colour]
+        ink = (0, 0, 0) if colour in ("yellow", "green") else (255, 255, 255)
+    title = f"Discovery {view.get('n')}"
+    if entry.get("mode") == "place":
+        index, count = int(entry.get("spot_index") or 0), int(entry.get("spot_count") or 0)
+        title = f"tile {entry.get('tile')}  {index + 1}/{count}"
+    return draw_title_bar(draw, palette, title, width, right=f"{colour} loop", fill=fill, ink=ink)
+
+
+def _fit(cells: Sequence[tuple[int, int]], width: int, height: int, largest: float) -> float:
+    """The largest hexagon radius (at most ``largest``) that fits every cell in the box."""
+    xs = [math.sqrt(3) * (q + r / 2) for q, r in cells]
+    ys = [1.5 * r for _, r in cells]
+    span_x = max(xs) - min(xs) + math.sqrt(3)
+    span_y = max(ys) - min(ys) + 2
+    return max(1.5, min(largest, (width - 2) / span_x, (height - 2) / span_y))
+
+
+def _draw_board(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    cells: Sequence[Mapping[str, Any]],
+    box: tuple[int, int, int, int],
+    rim: Colour | None = None,
+    largest: float = 9.0,
+) -> None:
+    """Every cell given, scaled to fit ``box`` (hexagons of at most ``largest`` pixels) and
+    centred in it."""
+    left, top, right, bottom = box
+    if not cells:
+        draw_text_centred(draw, left, right + 1, (top + bottom) // 2 - 4, "no tile", palette.dim)
+        return
+    coords = [(int(c["q"]), int(c["r"])) for c in cells]
+    radius = _fit(coords, right - left + 1, bottom - top + 1, largest)
+    xs = [hex_centre(q, r, radius)[0] for q, r in coords]
+    ys = [hex_centre(q, r, radius)[1] for q, r in coords]
+    ox = (left + right) / 2 - (max(xs) + min(xs)) / 2
+    oy = (top + bottom) / 2 - (max(ys) + min(ys)) / 2
+    draw_map(draw, palette, cells, (ox, oy), (0, 0), radius, rim=rim)
+
+
+def _tiles(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {"q": t["q"], "r": t["r"], "tile": t["tile"], "sides": t["sides"]}
+        for t in view.get("tiles") or []
+    ]
+
+
+def _draw_layout(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    top: int,
+) -> None:
+    """The layout on the left (above, on a tall panel), the count and the verdict beside it,
+    the number being typed at the bottom."""
+    tall = height >= TALL_HEIGHT
+    bottom_y = height - LINE_HEIGHT
+    n, laid = int(view.get("n") or 0), len(view.get("laid") or [])
+    solved = bool(view.get("solved"))
+    if tall:
+        text_top = bottom_y - 2 * PITCH - 2
+        _draw_board(draw, palette, _tiles(view), (0, top, width - 1, text_top - 3), largest=14.0)
+        x, y, room = 1, text_top, columns(width - 2)
+    else:
+        _draw_board(draw, palette, _tiles(view), (0, top, 63, bottom_y - 2))
+        draw.line((64, top, 64, bottom_y - 2), fill=palette.dim)
+        x, y, room = 67, top, columns(width - 67)
+    draw_text(draw, x, y, clip(f"{laid}/{n} laid", room), palette.foreground)
+    y += PITCH
+    if solved:
+        box = (x - 2, y, width - 1, y + PITCH + 1) if tall else (x - 2, y, width - 1, y + 20)
+        draw.rectangle(box, fill=palette.accent)
+        draw_text_centred(
+            draw, box[0], box[2] + 1, (box[1] + box[3]) // 2 - 4, "SOLVED", palette.on_fill
+        )
+    else:
+        draw_text(draw, x, y, clip(_hint(view), room), palette.foreground)
+    prompt = f"tile? {entry.get('typed') or ''}_  D:menu"
+    draw_text(draw, 1, bottom_y, clip(prompt, columns(width - 2)), palette.foreground)
+
+
+def _hint(view: Mapping[str, Any]) -> str:
+    """What stands between the layout and a solution, in a few words."""
+    problems = [str(p) for p in view.get("problems") or []]
+    if any(p.startswith("golden rule") for p in problems):
+        return "clash"
+    if any(p.startswith("missing") for p in problems):
+        return "keep going"
+    return "no loop"
+
+
+def _draw_place(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    top: int,
+) -> None:
+    """The candidate spot on a small map, the tile large with its side letters, the turn and
+    whether it fits."""
+    tall = height >= TALL_HEIGHT
+    spot = entry.get("spot") or [0, 0]
+    centre = (int(spot[0]), int(spot[1]))
+    fits = bool(entry.get("fits"))
+    rim = palette.foreground if fits else palette.warning
+    around = entry.get("around") or []
+    divider = 64 if tall else 58
+    map_bottom = top + 72 if tall else height - 1
+    origin = (divider / 2, (top + map_bottom) / 2)
+    draw_map(draw, palette, around, origin, centre, 9.0 if tall else 6.0, rim=rim)
+    draw.line((divider, top, divider, map_bottom), fill=palette.dim)
+    draw_tile_inset(draw, palette, entry, ((divider + width) / 2, top + 17), 9.0)
+    text_y = top + 38 if tall else height - LINE_HEIGHT
+    draw_text(draw, divider + 3, text_y, f"turn {entry.get('rotation') or 0}", palette.foreground)
+    draw_tick(draw, width - 9, text_y, fits, palette.foreground if fits else palette.warning)
+    if tall:
+        draw_footer(draw, palette, "A/B:spot C:turn #:lay", width, height)
+
+
+def _draw_lift(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    top: int,
+) -> None:
+    """The layout with the tile to lift marked, and its number."""
+    bottom = draw_footer(draw, palette, "A/B,#: lift  *: back", width, height)
+    pick = entry.get("tile")
+    cells = [dict(c, candidate=c["tile"] == pick) for c in _tiles(view)]
+    _draw_board(draw, palette, cells, (0, top, 63, bottom), rim=palette.warning)
+    draw.line((64, top, 64, bottom), fill=palette.dim)
+    draw_text(draw, 67, top, "lift", palette.foreground)
+    draw_text(draw, 67, top + PITCH, f"tile {pick}?", palette.foreground)
+
+
+def _draw_words(
+    draw: ImageDraw.ImageDraw, palette: Palette, words: str, width: int, top: int, bottom: int
+) -> None:
+    rows = max(1, (bottom - top + 2) // PITCH)
+    for i, line in enumerate(wrap(words, columns(width - 2), max_lines=rows)):
+        draw_text(draw, 1, top + i * PITCH, line, palette.foreground)
+
+
+def _draw_refusal(
+    draw: ImageDraw.ImageDraw, palette: Palette, error: str, width: int, top: int, bottom: int
+) -> None:
+    """The words "Not possible" in a warning bar, and the reason under it."""
+    draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
+    draw_text(draw, 2, top + 1, "Not possible", palette.on_warning)
+    _draw_words(draw, palette, printable(error), width, top + 12, bottom)
