@@ -216,7 +216,9 @@ def rules_from_config(config: Mapping[str, Any]) -> Any:
     return Rules(int(g["level"]), str(g["ruleset"]), str(g["start"]), p, timer)
 
 
-def stdin_pin_driver(inputs: Any, clock: Clock) -> Callable[[], None]:
+def stdin_pin_driver(
+    inputs: Any, clock: Clock
+) -> Callable[[str, Callable[[RawInput], None]], None]:
     """The mock backend's test hook: JSON lines on stdin drive gpiozero's mock pins.
 
     Each line is ``{"tilt": "r1", "level": 1}``, ``{"button": "ring.red", "pressed": true}``
@@ -239,7 +241,7 @@ def stdin_pin_driver(inputs: Any, clock: Clock) -> Callable[[], None]:
         elif "key" in cmd:
             deliver(RawInput("key", str(cmd["key"]), True, clock.now()))
 
-    return on_line  # type: ignore[return-value]
+    return on_line
 
 
 async def serve(
@@ -257,11 +259,11 @@ async def serve(
 
     factory: Any = None
     if backend == "pi" and config["table"]["pin_factory"] == "rpigpio":
-        from gpiozero.pins.rpigpio import RPiGPIOFactory
+        from gpiozero.pins.rpigpio import RPiGPIOFactory  # type: ignore[import-untyped]
 
         factory = RPiGPIOFactory()
     elif backend == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
+        from gpiozero.pins.mock import MockFactory, MockPWMPin  # type: ignore[import-untyped]
 
         factory = MockFactory(pin_class=MockPWMPin)
     sounder = make_sounder(config, factory)
@@ -318,7 +320,7 @@ async def serve(
 
         def read_stdin() -> None:
             for line in sys.stdin:
-                loop.call_soon_threadsafe(on_line, line, daemon.deliver)  # type: ignore[call-arg]
+                loop.call_soon_threadsafe(on_line, line, daemon.deliver)
             loop.call_soon_threadsafe(daemon.stop)
 
         import threading
@@ -410,7 +412,7 @@ class HubInputs:
 
 def make_sounder(config: Mapping[str, Any], factory: Any) -> Any:
     """The buzzer from the config: a passive piezo (TonalBuzzer) or an active Buzzer."""
-    from gpiozero import Buzzer
+    from gpiozero import Buzzer  # type: ignore[import-untyped]
 
     from companion.hw.buzzer import Sounder, piezo
 

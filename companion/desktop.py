@@ -4,6 +4,11 @@ The keys drive gpiozero mock pins (the same path as the real switches: our debou
 journal, the rules, the buzzer on a mock PWM pin), so this is the daemon itself, only with a
 keyboard for hourglasses. The terminal is put in cbreak mode and read from the asyncio loop
 (``add_reader``), no extra thread.
+
+With ``COMPANION_WINDOW=1`` in the environment the OLED is also shown, enlarged, in a window
+through luma.emulator's ``pygame`` device, when pygame and luma.emulator are installed (the keys
+are still typed in the terminal); without them a message says what to install and the terminal
+picture stays.
 """
 
 from __future__ import annotations
@@ -35,6 +40,63 @@ BUTTON_KEYS = {
     "\t": "menu",
 }
 KEYPAD_KEYS = set("0123456789#*ABCD")
+
+#: Set to ``1`` to show the OLED in a window as well (see :func:`open_window`).
+WINDOW_ENV = "COMPANION_WINDOW"
+#: How many screen pixels one OLED pixel takes in the window.
+WINDOW_SCALE = 4
+
+
+def window_wanted(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the OLED window was asked for (``COMPANION_WINDOW=1``)."""
+    return (os.environ if environ is None else environ).get(WINDOW_ENV, "") == "1"
+
+
+class OledWindow:
+    """The OLED, enlarged, in a pygame window drawn by a luma.emulator device.
+
+    luma's emulator ends the program (``sys.exit``) when its window is closed or ESC is pressed
+    in it; :meth:`show` turns that into a False return, so the caller stops the game cleanly.
+    """
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+        self.closed = False
+
+    def show(self, image: Any) -> bool:
+        """Draw one frame; False once the window has been closed."""
+        if self.closed:
+            return False
+        try:
+            self.device.display(image.convert(self.device.mode))
+        except SystemExit:
+            self.closed = True
+        return not self.closed
+
+
+def open_window(size: tuple[int, int], mode: str) -> tuple[OledWindow | None, str]:
+    """A window for an OLED of ``size`` and ``mode``, or None and why not (for the user)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        import pygame  # noqa: F401
+        from luma.emulator.device import pygame as pygame_device  # type: ignore[import-untyped]
+    except ImportError:
+        return None, (
+            f"{WINDOW_ENV}=1: the OLED window needs pygame and luma.emulator "
+            "(pip install pygame luma.emulator); the OLED is shown in the terminal only"
+        )
+    try:
+        device = pygame_device(
+            width=size[0],
+            height=size[1],
+            mode=mode,
+            transform="identity",
+            scale=WINDOW_SCALE,
+            frame_rate=1000,  # luma waits for this rate before each frame: do not hold the loop
+        )
+    except Exception as exc:  # pygame.error: no display to open a window on
+        return None, f"{WINDOW_ENV}=1: cannot open the OLED window ({exc}); terminal only"
+    return OledWindow(device), ""
 
 
 class KeyboardTable:
@@ -85,6 +147,15 @@ class KeyboardTable:
         return False
 
 
+def _panel(config: Mapping[str, Any]) -> tuple[tuple[int, int], str]:
+    """The size and image mode of the configured OLED, as the desktop's dummy device has."""
+    from companion.hw.display import make_device
+
+    device = make_device(config, "desktop")
+    width, height = device.size
+    return (int(width), int(height)), str(device.mode)
+
+
 def main(config: Mapping[str, Any], journal_dir: Path | None = None) -> int:
     if not sys.stdin.isatty():
         print("companion: the desktop backend needs a terminal for the keys", file=sys.stderr)
@@ -106,10 +177,18 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     journal_dir = journal_dir or Path(os.path.expanduser("~/.local/share/companion"))
     out = sys.stdout
 
+    window: OledWindow | None = None
+    if window_wanted():
+        window, why = open_window(*_panel(config))
+        if window is None:
+            print(f"companion: {why}", file=sys.stderr)
+
     def on_frame(image: Any, now: float) -> None:
         bell = "\a" if sounder.playing in ("error", "timer_out") else ""
         out.write("\x1b[H" + frame_to_text(image) + "\n\n" + HELP + "\n" + bell)
         out.flush()
+        if window is not None and not window.show(image):
+            daemon.stop()  # the window was closed: end as ESC in the terminal does
 
     def sound(pattern: str) -> None:
         sounder.play(pattern, clock.now())

@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image
 
 from companion import screens
+from companion.screens.puzzle import puzzle_screen
 from companion.screens.tantrix import tantrix_screen
 from companion.screens.tokami import tokami_screen
 
@@ -26,19 +27,19 @@ def make_device(config: Mapping[str, Any], backend: str) -> Any:
     if driver == "ssd1351":
         width, height = 128, 128
     if backend != "pi" and backend != "hub":
-        from luma.core.device import dummy
+        from luma.core.device import dummy  # type: ignore[import-untyped]
 
         return dummy(width=width, height=height, mode="RGB" if driver == "ssd1351" else "1")
     if driver in ("ssd1306", "sh1106"):
-        from luma.core.interface.serial import i2c
-        from luma.oled import device as oled
+        from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
+        from luma.oled import device as oled  # type: ignore[import-untyped]
 
         serial = i2c(port=int(disp["i2c_port"]), address=int(disp["i2c_address"]))
         cls = oled.ssd1306 if driver == "ssd1306" else oled.sh1106
         return cls(serial, width=width, height=height, rotate=int(disp["rotate"]))
     if driver == "ssd1351":
         from luma.core.interface.serial import spi
-        from luma.oled.device import ssd1351
+        from luma.oled.device import ssd1351  # type: ignore[import-untyped]
 
         serial = spi(port=0, device=0, gpio_DC=9, gpio_RST=None)
         return ssd1351(serial, width=128, height=128, rotate=int(disp["rotate"]))
@@ -70,6 +71,8 @@ def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Im
         )
     if view.get("game") == "tantrix":
         return tantrix_screen(view, size=size, mode=mode)
+    if view.get("game") == "puzzle":
+        return puzzle_screen(view, size=size, mode=mode)
     if view.get("game") == "tokami":
         return tokami_screen(view, size=size, mode=mode)
     if view.get("arbiter"):
@@ -107,7 +110,8 @@ class Display:
 
     @property
     def size(self) -> tuple[int, int]:
-        return tuple(self.device.size)  # type: ignore[return-value]
+        width, height = self.device.size
+        return int(width), int(height)
 
     @property
     def mode(self) -> str:
