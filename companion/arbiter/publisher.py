@@ -367,6 +367,11 @@ class TablePublisher:
     def _fold(self, box: _Outbox, record: dict[str, Any]) -> None:
         """Keep a mirror of the game, for the retained state snapshot."""
         if record.get("seq") == 0:
+            if record.get("game") in ("tantrix", "tokami"):
+                from companion.arbiter.boards import mirror_for
+
+                box.mirror = mirror_for(record)
+                return
             if record.get("game") == "tamsk":
                 from companion.tamsk.game import Game
                 from companion.tamsk.simulate import rules_from_header
@@ -378,6 +383,12 @@ class TablePublisher:
             return
         game = box.mirror
         if game is None:
+            return
+        if box.records[0].get("game") != "tamsk":
+            try:
+                game.apply(record)  # a Tantrix or Tokami mirror: the engine's own fold
+            except ValueError:
+                pass
             return
         from companion.tamsk.events import parse_event
 
@@ -443,7 +454,8 @@ class TablePublisher:
         header = box.records[0]
         state: dict[str, Any] | None = None
         if box.mirror is not None:
-            state = box.mirror.snapshot()
+            tamsk = header.get("game") == "tamsk"
+            state = box.mirror.snapshot() if tamsk else box.mirror.state()
         payload = {
             "table": self.table,
             "game": box.game,
