@@ -18,6 +18,7 @@ from companion.screens.text import (
     draw_text,
     draw_text_right,
     printable,
+    wrap,
 )
 
 #: Height of a title bar, a footer and the warning bar; also the pitch of list lines.
@@ -151,3 +152,19 @@ def draw_list(
             above=window.start > 0,
             below=window.stop < len(lines),
         )
+
+
+def draw_paragraph(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    words: str,
+    left: int,
+    right: int,
+    top: int,
+    bottom: int,
+) -> None:
+    """Words wrapped to the box from ``left`` to ``right``, line by line from ``top`` down to
+    ``bottom`` (what does not fit is cut with the wrap's ellipsis)."""
+    rows = max(1, (bottom - top + 2) // PITCH)
+    for i, line in enumerate(wrap(words, columns(right - left - 1), max_lines=rows)):
+        draw_text(draw, left + 1, top + i * PITCH, line, palette.foreground)

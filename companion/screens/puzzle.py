@@ -17,7 +17,6 @@ Tiles are drawn by :func:`companion.screens.tantrix.draw_map`, as on the Tantrix
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,6 +26,7 @@ from companion.screens.layout import (
     PITCH,
     draw_footer,
     draw_list,
+    draw_paragraph,
     draw_title_bar,
     draw_warning_bar,
 )
@@ -36,6 +36,7 @@ from companion.screens.tantrix import (
     draw_map,
     draw_tick,
     draw_tile_inset,
+    fit_radius,
     hex_centre,
 )
 from companion.screens.text import (
@@ -45,7 +46,6 @@ from companion.screens.text import (
     draw_text,
     draw_text_centred,
     printable,
-    wrap,
 )
 
 #: From this height on, the roomier layout is used (the 128x128 colour panel).
@@ -81,7 +81,7 @@ def puzzle_screen(
     elif kind == "restart":
         bottom = draw_footer(draw, palette, "#: restart  *: keep", width, height)
         words = f"lift all {len(view.get('laid') or [])} tiles and start again?"
-        _draw_words(draw, palette, words, width, top, bottom)
+        draw_paragraph(draw, palette, words, 0, width - 1, top, bottom)
     else:
         _draw_layout(draw, palette, view, entry, width, height, top)
     warning = view.get("warning")
@@ -116,15 +116,6 @@ def _draw_title(
     return draw_title_bar(draw, palette, title, width, right=f"{colour} loop", fill=fill, ink=ink)
 
 
-def _fit(cells: Sequence[tuple[int, int]], width: int, height: int, largest: float) -> float:
-    """The largest hexagon radius (at most ``largest``) that fits every cell in the box."""
-    xs = [math.sqrt(3) * (q + r / 2) for q, r in cells]
-    ys = [1.5 * r for _, r in cells]
-    span_x = max(xs) - min(xs) + math.sqrt(3)
-    span_y = max(ys) - min(ys) + 2
-    return max(1.5, min(largest, (width - 2) / span_x, (height - 2) / span_y))
-
-
 def _draw_board(
     draw: ImageDraw.ImageDraw,
     palette: Palette,
@@ -140,7 +131,7 @@ def _draw_board(
         draw_text_centred(draw, left, right + 1, (top + bottom) // 2 - 4, "no tile", palette.dim)
         return
     coords = [(int(c["q"]), int(c["r"])) for c in cells]
-    radius = _fit(coords, right - left + 1, bottom - top + 1, largest)
+    radius = fit_radius(coords, right - left + 1, bottom - top + 1, largest)
     xs = [hex_centre(q, r, radius)[0] for q, r in coords]
     ys = [hex_centre(q, r, radius)[1] for q, r in coords]
     ox = (left + right) / 2 - (max(xs) + min(xs)) / 2
@@ -250,18 +241,10 @@ def _draw_lift(
     draw_text(draw, 67, top + PITCH, f"tile {pick}?", palette.foreground)
 
 
-def _draw_words(
-    draw: ImageDraw.ImageDraw, palette: Palette, words: str, width: int, top: int, bottom: int
-) -> None:
-    rows = max(1, (bottom - top + 2) // PITCH)
-    for i, line in enumerate(wrap(words, columns(width - 2), max_lines=rows)):
-        draw_text(draw, 1, top + i * PITCH, line, palette.foreground)
-
-
 def _draw_refusal(
     draw: ImageDraw.ImageDraw, palette: Palette, error: str, width: int, top: int, bottom: int
 ) -> None:
     """The words "Not possible" in a warning bar, and the reason under it."""
     draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
     draw_text(draw, 2, top + 1, "Not possible", palette.on_warning)
-    _draw_words(draw, palette, printable(error), width, top + 12, bottom)
+    draw_paragraph(draw, palette, printable(error), 0, width - 1, top + 12, bottom)

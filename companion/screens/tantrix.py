@@ -28,6 +28,7 @@ from companion.screens.layout import (
     PITCH,
     draw_footer,
     draw_list,
+    draw_paragraph,
     draw_title_bar,
     draw_warning_bar,
 )
@@ -41,7 +42,6 @@ from companion.screens.text import (
     draw_text_centred,
     draw_text_right,
     printable,
-    wrap,
 )
 
 #: From this height on, the roomier layout (board maps, colours beside the text) is used.
@@ -311,7 +311,7 @@ def draw_map(
         )
 
 
-def _fit_radius(cells: Sequence[Cell], width: int, height: int, largest: float) -> float:
+def fit_radius(cells: Sequence[Cell], width: int, height: int, largest: float) -> float:
     """The largest hexagon radius (at most ``largest``) that fits every cell in the box."""
     if not cells:
         return largest
@@ -341,7 +341,7 @@ def _draw_board(
         )
         return
     coords = [(int(c["q"]), int(c["r"])) for c in cells]
-    radius = _fit_radius(coords, right - left + 1, bottom - top + 1, 9.0)
+    radius = fit_radius(coords, right - left + 1, bottom - top + 1, 9.0)
     xs = [hex_centre(q, r, radius)[0] for q, r in coords]
     ys = [hex_centre(q, r, radius)[1] for q, r in coords]
     ox = (left + right) / 2 - (max(xs) + min(xs)) / 2
@@ -638,9 +638,7 @@ def _draw_undo(
     tile, spot = entry.get("tile"), entry.get("spot")
     words = f"take back tile {tile}" + (f" at {spot[0]},{spot[1]}" if spot else "")
     words += "; the correction is journaled"
-    rows = max(1, (bottom - top + 2) // PITCH)
-    for i, line in enumerate(wrap(words, columns(width - 2), max_lines=rows)):
-        draw_text(draw, 1, top + i * PITCH, line, palette.foreground)
+    draw_paragraph(draw, palette, words, 0, width - 1, top, bottom)
 
 
 # -- refusals ------------------------------------------------------------------------------------
@@ -673,6 +671,4 @@ def _draw_refusal_box(
     draw.rectangle((0, top, width - 1, bottom), fill=palette.background)
     draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
     draw_text(draw, 2, top + 1, clip(printable(title), columns(width - 4)), palette.on_warning)
-    rows = max(1, (bottom - top - 12 + 2) // PITCH)
-    for i, line in enumerate(wrap(detail, columns(width - 2), max_lines=rows)):
-        draw_text(draw, 1, top + 12 + i * PITCH, line, palette.foreground)
+    draw_paragraph(draw, palette, detail, 0, width - 1, top + 12, bottom)

@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.screens.layout import PITCH, draw_title_bar, draw_warning_bar
+from companion.screens.layout import PITCH, draw_paragraph, draw_title_bar, draw_warning_bar
 from companion.screens.palette import Colour, Palette, Size, blank
 from companion.screens.text import (
     LINE_HEIGHT,
@@ -183,9 +183,7 @@ def _draw_refusal(
     draw.rectangle((left, top, right, bottom), fill=palette.background)
     draw.rectangle((left, top, right, top + 9), fill=palette.warning)
     draw_text(draw, left + 2, top + 1, "Not allowed", palette.on_warning)
-    rows = max(1, (bottom - top - 12 + 2) // PITCH)
-    for i, line in enumerate(wrap(error, columns(right - left - 1), max_lines=rows)):
-        draw_text(draw, left + 1, top + 12 + i * PITCH, line, palette.foreground)
+    draw_paragraph(draw, palette, error, left, right, top + 12, bottom)
 
 
 def typed_so_far(view: Mapping[str, Any]) -> str:
