@@ -16,7 +16,7 @@ a replay is for looking back at a game, and half a game is better than none.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,8 +26,20 @@ from companion.scenario import MalformedInput, NumberedEvent
 
 #: Header fields that journals carry for people and tools rather than for the rules.
 JOURNAL_FIELDS = frozenset(
-    {"names", "table", "software", "created", "started", "wall0", "journal", "note", "event",
-     "seq", "prev", "hash"}
+    {
+        "names",
+        "table",
+        "software",
+        "created",
+        "started",
+        "wall0",
+        "journal",
+        "note",
+        "event",
+        "seq",
+        "prev",
+        "hash",
+    }
 )
 
 
@@ -68,6 +80,58 @@ class Timeline(Protocol):
     def at_time(self, t: float) -> Frame: ...
 
     def at_times(self, times: list[float]) -> list[Frame]: ...
+
+
+class Folding(Protocol):
+    """A keypad game's fold for replays: inputs in, the contract's state out."""
+
+    def apply(self, obj: dict[str, Any], when: float, line: int) -> Any: ...
+
+    def state(self) -> dict[str, Any]: ...
+
+
+class RefoldTimeline:
+    """The state of a keypad game (Tantrix, Tokami) at any time, by folding its inputs again
+    from the start: nothing changes between two inputs, so no clock runs here.
+
+    ``usable`` holds ``(line, event, time)`` in order; ``record_ends`` the number of inputs
+    applied at the end of each notation line; ``stamp_time`` puts the asked time in the state.
+    """
+
+    def __init__(
+        self,
+        start: Callable[[], Folding],
+        usable: Sequence[tuple[int, dict[str, Any], float]],
+        record_ends: Sequence[int],
+        *,
+        stamp_time: bool = False,
+    ) -> None:
+        self.start = start
+        self.usable = list(usable)
+        self.record_ends = list(record_ends)
+        self.stamp_time = stamp_time
+
+    def at_time(self, t: float) -> Frame:
+        return self.at_times([t])[0]
+
+    def at_times(self, times: list[float]) -> list[Frame]:
+        """Frames at each of ``times`` (in increasing order), in one fold from the start."""
+        table = self.start()
+        applied = 0
+        out: list[Frame] = []
+        for t in times:
+            while applied < len(self.usable) and self.usable[applied][2] <= t:
+                line, obj, when = self.usable[applied]
+                table.apply(obj, when, line)
+                applied += 1
+            done = sum(1 for end in self.record_ends if end <= applied)
+            at = notation.format_time(t, exact=False)
+            label = f"at {at}" + (f", after move {done}" if done else "")
+            state = table.state()
+            if self.stamp_time:
+                state["t"] = t
+            out.append(Frame(-1, t, label, state, record=done or None))
+        return out
 
 
 @dataclass
@@ -164,9 +228,7 @@ def build(
         from companion.replay.tokami_fold import fold as tokami_fold
 
         return tokami_fold(header, list(events), list(notes))
-    raise MalformedInput(
-        f"replays are drawn for Tamsk, Tantrix and Tokami games, not {game!r}", 1
-    )
+    raise MalformedInput(f"replays are drawn for Tamsk, Tantrix and Tokami games, not {game!r}", 1)
 
 
 def load(path: str | Path) -> Replay:

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion import notation
 from companion.replay.chains import traced
-from companion.replay.model import Frame, Line, Replay, unknown_header_fields
+from companion.replay.model import Frame, Line, RefoldTimeline, Replay, unknown_header_fields
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.simulate import parse_placement, state
@@ -112,32 +112,6 @@ class _Table:
         return out
 
 
-class TantrixTimeline:
-    def __init__(self, players: tuple[str, ...], usable: list[tuple[int, dict[str, Any], float]],
-                 record_ends: list[int]) -> None:
-        self.players = players
-        self.usable = usable
-        self.record_ends = record_ends
-
-    def at_time(self, t: float) -> Frame:
-        return self.at_times([t])[0]
-
-    def at_times(self, times: list[float]) -> list[Frame]:
-        """Frames at each of ``times`` (in increasing order), in one fold from the start."""
-        table = _Table(Game(self.players))
-        applied = 0
-        out: list[Frame] = []
-        for t in times:
-            while applied < len(self.usable) and self.usable[applied][2] <= t:
-                line, obj, when = self.usable[applied]
-                table.apply(obj, when, line)
-                applied += 1
-            done = sum(1 for end in self.record_ends if end <= applied)
-            label = f"at {clock(t)}" + (f", after move {done}" if done else "")
-            out.append(Frame(-1, t, label, table.state(), record=done or None))
-        return out
-
-
 def _cells(state: dict[str, Any]) -> set[tuple[int, int]]:
     cells = {(t["q"], t["r"]) for t in state["tiles"]}
     cells |= {(q, r) for q, r in state["forced"]}
@@ -218,5 +192,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         lines,
         notes,
         cells=sorted(cells),
-        timeline=TantrixTimeline(players, usable, [r.events[-1] + 1 for r in records]),
+        timeline=RefoldTimeline(
+            lambda: _Table(Game(players)), usable, [r.events[-1] + 1 for r in records]
+        ),
     )

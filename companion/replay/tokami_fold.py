@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import notation
-from companion.replay.model import Frame, Line, Replay, unknown_header_fields
+from companion.replay.model import Frame, Line, RefoldTimeline, Replay, unknown_header_fields
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.setup import Setup
@@ -113,36 +113,6 @@ class _Table:
         return out
 
 
-class TokamiTimeline:
-    """The game at any time, by folding again from the start (Tokami has no running clock:
-    between two inputs nothing changes)."""
-
-    def __init__(self, setup: Setup, usable: list[Usable], record_ends: list[int]) -> None:
-        self.setup = setup
-        self.usable = usable
-        self.record_ends = record_ends
-
-    def at_time(self, t: float) -> Frame:
-        return self.at_times([t])[0]
-
-    def at_times(self, times: list[float]) -> list[Frame]:
-        """Frames at each of ``times`` (in increasing order), in one fold from the start."""
-        table = _Table(Game(self.setup))
-        applied = 0
-        out: list[Frame] = []
-        for t in times:
-            while applied < len(self.usable) and self.usable[applied][2] <= t:
-                line, obj, when = self.usable[applied]
-                table.apply(obj, when, line)
-                applied += 1
-            done = sum(1 for end in self.record_ends if end <= applied)
-            label = f"at {clock(t)}" + (f", after move {done}" if done else "")
-            state = table.state()
-            state["t"] = t
-            out.append(Frame(-1, t, label, state, record=done or None))
-        return out
-
-
 def _scores(state: Mapping[str, Any]) -> str:
     return ", ".join(f"{p} {s}" for p, s in state["standings"])
 
@@ -223,5 +193,10 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         frames,
         lines,
         notes,
-        timeline=TokamiTimeline(setup, usable, [r.events[-1] + 1 for r in records]),
+        timeline=RefoldTimeline(
+            lambda: _Table(Game(setup)),
+            usable,
+            [r.events[-1] + 1 for r in records],
+            stamp_time=True,  # Tokami has no running clock: the state says when it was asked
+        ),
     )
