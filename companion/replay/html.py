@@ -17,8 +17,9 @@ from companion.replay import tamsk_picture, tantrix_picture, tokami_picture
 from companion.replay.chart import chart
 from companion.replay.model import Replay
 from companion.replay.palette import Ink, hex_of
+from companion.replay.panel import clock
 from companion.replay.shapes import FONT, svg_body
-from companion.replay.text import clock, title
+from companion.replay.text import title
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "

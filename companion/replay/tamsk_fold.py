@@ -17,6 +17,7 @@ from typing import Any
 
 from companion import notation
 from companion.replay.model import Frame, Line, Replay, unknown_header_fields
+from companion.replay.panel import clock
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tamsk.events import GLASSES, KINDS, Event, parse_event
 from companion.tamsk.game import Game, Rules
@@ -26,11 +27,6 @@ from companion.tamsk.simulate import rules_from_header
 RULE_FIELDS = ("game", "level", "ruleset", "start", "periods")
 #: A fold never needs more than this many deadlines between two inputs (6 glasses, 1 timer).
 _MAX_DEADLINES = 64
-
-
-def clock(t: float) -> str:
-    """A time as players read it: ``1:23.4``."""
-    return notation.format_time(t, exact=False)
 
 
 def usable_events(

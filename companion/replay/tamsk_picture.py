@@ -20,6 +20,7 @@ from PIL import Image
 from companion.replay import bitmap
 from companion.replay.model import Frame
 from companion.replay.palette import Ink, glass_ink
+from companion.replay.panel import clock, panel_head
 from companion.replay.shapes import (
     Arc,
     Circle,
@@ -52,12 +53,6 @@ from companion.tamsk.board import CAPACITY, SPACES
 SIZE = (WIDTH, HEIGHT)
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
 _CHARS = PANEL_W // bitmap.CHAR_WIDTH
-
-
-def clock(t: float) -> str:
-    tenths = int(t * 10 + 1e-6)
-    minutes, rest = divmod(tenths, 600)
-    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
 # ---------------------------------------------------------------------------------- board
@@ -196,23 +191,7 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     head = f"Tamsk level {s.get('level', 3)}"
     if s.get("level", 3) >= 3:
         head += f" ({s.get('ruleset', 'adjusted')})"
-    out.append(Text(x, y, head, Ink.TEXT, 1))
-    out.append(Text(right, y, clock(frame.t), Ink.TEXT, 2, "rt"))
-    y += 18  # below the clock (twice the size)
-    if title:
-        out.append(Text(x, y, bitmap.clip(title, _CHARS), Ink.GREY, 1))
-    y += 14
-    count = f"move {frame.record}" if frame.record else ("start" if frame.index == 0 else "")
-    if total is not None and frame.record:
-        count += f" of {total}"
-    out.append(Text(x, y, count, Ink.GREY, 1))
-    y += 12
-    label = frame.label.split(" @")[0] if frame.index else "start of the game"
-    scale = 2 if len(label) <= PANEL_W // 12 else 1
-    for part in bitmap.wrap(label, PANEL_W // (6 * scale))[:2]:
-        out.append(Text(x, y, part, Ink.REFUSED if frame.refused else Ink.TEXT, scale))
-        y += 9 * scale + 3
-    y += 6
+    y = panel_head(out, frame, head, x=x, width=PANEL_W, y=y, title=title, total=total)
     if s.get("over"):
         winner = s.get("winner")
         words = "a tie" if winner == "tie" else f"{winner} wins"

@@ -24,10 +24,6 @@ from companion.tantrix.simulate import parse_placement, state
 RULE_FIELDS = ("game", "players")
 
 
-def clock(t: float) -> str:
-    return notation.format_time(t, exact=False)
-
-
 def players_of(header: dict[str, Any]) -> tuple[str, ...]:
     """The seats from the header; MalformedInput when they cannot be played."""
     players = header.get("players")

@@ -21,6 +21,7 @@ from PIL import Image
 from companion.replay import bitmap
 from companion.replay.model import Frame
 from companion.replay.palette import TANTRIX, Ink
+from companion.replay.panel import panel_head
 from companion.replay.shapes import (
     Arc,
     Circle,
@@ -46,12 +47,6 @@ MIN_SIDE, MAX_SIDE = 8, 56
 ROOT3 = math.sqrt(3)
 
 Cell = tuple[int, int]
-
-
-def clock(t: float) -> str:
-    tenths = int(t * 10 + 1e-6)
-    minutes, rest = divmod(tenths, 600)
-    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
 class Layout:
@@ -217,23 +212,7 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     right = x + PANEL_W
     out: list[Shape] = [Rect(x - 10, 0, x - 10, HEIGHT, Ink.RULE)]
     y = 12
-    out.append(Text(x, y, "Tantrix", Ink.TEXT, 1))
-    out.append(Text(right, y, clock(frame.t), Ink.TEXT, 2, "rt"))
-    y += 18  # below the clock (twice the size)
-    if title:
-        out.append(Text(x, y, bitmap.clip(title, _CHARS), Ink.GREY, 1))
-    y += 14
-    count = f"move {frame.record}" if frame.record else ("start" if frame.index == 0 else "")
-    if total is not None and frame.record:
-        count += f" of {total}"
-    out.append(Text(x, y, count, Ink.GREY, 1))
-    y += 12
-    label = frame.label.split(" @")[0] if frame.index else "start of the game"
-    scale = 2 if len(label) <= PANEL_W // 12 else 1
-    for part in bitmap.wrap(label, PANEL_W // (6 * scale))[:2]:
-        out.append(Text(x, y, part, Ink.REFUSED if frame.refused else Ink.TEXT, scale))
-        y += 9 * scale + 3
-    y += 6
+    y = panel_head(out, frame, "Tantrix", x=x, width=PANEL_W, y=y, title=title, total=total)
     if s.get("over"):
         w = s.get("winner")
         out.append(Text(x, y, "game over: " + ("a tie" if w == "tie" else f"{w} wins"),

@@ -6,17 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.replay.model import Frame, Replay
+from companion.replay.panel import clock
 from companion.tamsk.simulate import board_text
 from companion.tantrix.simulate import board_map
 
 #: How many of the penalties and refusals so far a frame lists (the latest ones).
 RECENT = 4
-
-
-def clock(t: float) -> str:
-    tenths = int(t * 10 + 1e-6)
-    minutes, rest = divmod(tenths, 600)
-    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
 def title(replay: Replay) -> str:

@@ -28,10 +28,6 @@ RULE_FIELDS = ("game", "players", "blocks", "rounds", "worthless", "round_ends_a
 Usable = tuple[int, dict[str, Any], float]
 
 
-def clock(t: float) -> str:
-    return notation.format_time(t, exact=False)
-
-
 def setup_of(header: Mapping[str, Any]) -> Setup:
     """The game's setup from the header; MalformedInput (line 1) when it cannot be played."""
     try:

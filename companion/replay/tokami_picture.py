@@ -26,6 +26,7 @@ from companion.replay import bitmap
 from companion.replay import gif as gif_mod
 from companion.replay.model import Frame, Replay
 from companion.replay.palette import Ink, hex_of
+from companion.replay.panel import clock
 from companion.replay.shapes import Circle, Group, Rect, Shape, Text, to_png, to_svg
 from companion.tokami.setup import Setup
 
@@ -74,12 +75,6 @@ CROSS_X = 72
 CROSS_RIGHT = 400
 REFUSED_X = 420
 RECENT = 4
-
-
-def clock(t: float) -> str:
-    tenths = int(t * 10 + 1e-6)
-    minutes, rest = divmod(tenths, 600)
-    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
 def block_inks(colours: Sequence[str]) -> dict[str, Ink]:

@@ -1,0 +1,47 @@
+"""What every replay picture's side panel opens with: the game, the clock, the title, the move
+number and the move itself, and the game clock as people read it."""
+
+from __future__ import annotations
+
+from companion import notation
+from companion.replay import bitmap
+from companion.replay.model import Frame
+from companion.replay.palette import Ink
+from companion.replay.shapes import Shape, Text
+
+
+def clock(t: float) -> str:
+    """Game time as people read it, ``1:23.4`` (tenths cut, like a clock)."""
+    return notation.format_time(t, exact=False)
+
+
+def panel_head(
+    out: list[Shape],
+    frame: Frame,
+    heading: str,
+    *,
+    x: int,
+    width: int,
+    y: int,
+    title: str = "",
+    total: int | None = None,
+) -> int:
+    """Append the panel's opening lines to ``out``; returns the ``y`` below them."""
+    chars = width // bitmap.CHAR_WIDTH
+    out.append(Text(x, y, heading, Ink.TEXT, 1))
+    out.append(Text(x + width, y, clock(frame.t), Ink.TEXT, 2, "rt"))
+    y += 18  # below the clock (twice the size)
+    if title:
+        out.append(Text(x, y, bitmap.clip(title, chars), Ink.GREY, 1))
+    y += 14
+    count = f"move {frame.record}" if frame.record else ("start" if frame.index == 0 else "")
+    if total is not None and frame.record:
+        count += f" of {total}"
+    out.append(Text(x, y, count, Ink.GREY, 1))
+    y += 12
+    label = frame.label.split(" @")[0] if frame.index else "start of the game"
+    scale = 2 if len(label) <= width // 12 else 1
+    for part in bitmap.wrap(label, width // (6 * scale))[:2]:
+        out.append(Text(x, y, part, Ink.REFUSED if frame.refused else Ink.TEXT, scale))
+        y += 9 * scale + 3
+    return y + 6
