@@ -16,6 +16,7 @@ a replay is for looking back at a game, and half a game is better than none.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,45 @@ class Timeline(Protocol):
     def at_time(self, t: float) -> Frame: ...
 
     def at_times(self, times: list[float]) -> list[Frame]: ...
+
+
+#: One input a replay can fold: its line, the event object and its time.
+Usable = tuple[int, dict[str, Any], float]
+
+
+def usable_events(
+    events: Sequence[NumberedEvent],
+    notes: list[str],
+    kind_of: Callable[[Mapping[str, Any]], str],
+    known: Sequence[str],
+) -> list[Usable]:
+    """Inputs of a keypad game that can be replayed, with their line and time (an input without
+    ``t`` takes the time before it, as in ``companion simulate``); any other line is skipped
+    with a note. ``kind_of`` is the notation's classifier ("raw": it cannot be read), ``known``
+    the event kinds of this game."""
+    out: list[Usable] = []
+    last = 0.0
+    for line, obj in events:
+        t = obj.get("t")
+        if t is not None:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+                notes.append(f'line {line}: "t" is not a number of seconds: skipped')
+                continue
+            if t < last:
+                notes.append(f"line {line}: time goes backwards (t={t} after t={last}): skipped")
+                continue
+        if kind_of(obj) == "raw":
+            ev = obj.get("ev")
+            why = (
+                f"unknown event {ev!r} (from a newer version?)"
+                if ev not in known
+                else f"a {ev!r} event with a missing or bad field"
+            )
+            notes.append(f"line {line}: {why}: skipped")
+            continue
+        last = float(t) if t is not None else last
+        out.append((line, dict(obj), last))
+    return out
 
 
 class Folding(Protocol):

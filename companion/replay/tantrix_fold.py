@@ -9,14 +9,21 @@ scoring chain for the picture to trace.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion import notation
 from companion.replay.chains import traced
-from companion.replay.model import Frame, Line, RefoldTimeline, Replay, unknown_header_fields
+from companion.replay.model import (
+    Frame,
+    Line,
+    RefoldTimeline,
+    Replay,
+    Usable,
+    unknown_header_fields,
+)
+from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.simulate import parse_placement, state
@@ -38,35 +45,11 @@ def players_of(header: dict[str, Any]) -> tuple[str, ...]:
     return tuple(players)
 
 
-def usable_events(
-    events: Sequence[NumberedEvent], notes: list[str]
-) -> list[tuple[int, dict[str, Any], float]]:
-    """Inputs that can be replayed, with their line and time (an input without ``t`` takes the
-    time before it); any other line is skipped with a note."""
-    out: list[tuple[int, dict[str, Any], float]] = []
-    last = 0.0
-    for line, obj in events:
-        t = obj.get("t")
-        if t is not None:
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
-                notes.append(f'line {line}: "t" is not a number of seconds: skipped')
-                continue
-            if t < last:
-                notes.append(f"line {line}: time goes backwards (t={t} after t={last}): skipped")
-                continue
-        kind = notation.tantrix_kind(obj)
-        if kind == "raw":
-            ev = obj.get("ev")
-            why = (
-                f"unknown event {ev!r} (from a newer version?)"
-                if ev not in ("place", "done", "undo", "end", "note")
-                else f"a {ev!r} event with a missing or bad field"
-            )
-            notes.append(f"line {line}: {why}: skipped")
-            continue
-        last = float(t) if t is not None else last
-        out.append((line, dict(obj), last))
-    return out
+def usable_events(events: Sequence[NumberedEvent], notes: list[str]) -> list[Usable]:
+    """The Tantrix inputs a replay can fold (see :func:`companion.replay.model.usable_events`)."""
+    return model_usable(
+        events, notes, notation.tantrix_kind, ("place", "done", "undo", "end", "note")
+    )
 
 
 @dataclass

@@ -10,13 +10,20 @@ simulation's result.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion import notation
-from companion.replay.model import Frame, Line, RefoldTimeline, Replay, unknown_header_fields
+from companion.replay.model import (
+    Frame,
+    Line,
+    RefoldTimeline,
+    Replay,
+    Usable,
+    unknown_header_fields,
+)
+from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.setup import Setup
@@ -24,8 +31,6 @@ from companion.tokami.simulate import EVENTS
 from companion.tokami.turns import Turn
 
 RULE_FIELDS = ("game", "players", "blocks", "rounds", "worthless", "round_ends_at")
-
-Usable = tuple[int, dict[str, Any], float]
 
 
 def setup_of(header: Mapping[str, Any]) -> Setup:
@@ -37,31 +42,8 @@ def setup_of(header: Mapping[str, Any]) -> Setup:
 
 
 def usable_events(events: Sequence[NumberedEvent], notes: list[str]) -> list[Usable]:
-    """Inputs that can be replayed, with their line and time (an input without ``t`` takes the
-    time before it, as in ``companion simulate``); any other line is skipped with a note."""
-    out: list[Usable] = []
-    last = 0.0
-    for line, obj in events:
-        t = obj.get("t")
-        if t is not None:
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
-                notes.append(f'line {line}: "t" is not a number of seconds: skipped')
-                continue
-            if t < last:
-                notes.append(f"line {line}: time goes backwards (t={t} after t={last}): skipped")
-                continue
-        if notation.tokami_kind(obj) == "raw":
-            ev = obj.get("ev")
-            why = (
-                f"unknown event {ev!r} (from a newer version?)"
-                if ev not in EVENTS
-                else f"a {ev!r} event with a missing or bad field"
-            )
-            notes.append(f"line {line}: {why}: skipped")
-            continue
-        last = float(t) if t is not None else last
-        out.append((line, dict(obj), last))
-    return out
+    """The Tokami inputs a replay can fold (see :func:`companion.replay.model.usable_events`)."""
+    return model_usable(events, notes, notation.tokami_kind, EVENTS)
 
 
 @dataclass
@@ -84,16 +66,26 @@ class _Table:
             elif name == "undo":
                 undone = self.game.undo()
                 self.corrections.append(
-                    {"t": t, "player": by,
-                     "undid": {"player": undone.player, "round": undone.round,
-                               **undone.turn.to_event()}}
+                    {
+                        "t": t,
+                        "player": by,
+                        "undid": {
+                            "player": undone.player,
+                            "round": undone.round,
+                            **undone.turn.to_event(),
+                        },
+                    }
                 )
             else:
                 self.game.play(Turn.from_event(obj, line), by=by)
         except IllegalTurn as refused:
             self.violations.append(
-                {"t": t, "player": by or self.game.turn, "kind": refused.kind,
-                 "detail": refused.detail}
+                {
+                    "t": t,
+                    "player": by or self.game.turn,
+                    "kind": refused.kind,
+                    "detail": refused.detail,
+                }
             )
 
     def state(self) -> dict[str, Any]:
@@ -101,8 +93,7 @@ class _Table:
         out = self.game.as_dict()
         out["t"] = self.t
         out["history"] = [
-            {"player": p.player, "round": p.round, **p.turn.to_event()}
-            for p in self.game.history
+            {"player": p.player, "round": p.round, **p.turn.to_event()} for p in self.game.history
         ]
         out["corrections"] = [dict(c) for c in self.corrections]
         out["violations"] = [dict(v) for v in self.violations]
@@ -113,8 +104,13 @@ def _scores(state: Mapping[str, Any]) -> str:
     return ", ".join(f"{p} {s}" for p, s in state["standings"])
 
 
-def _marks(before: Mapping[str, Any], now: Mapping[str, Any], obj: Mapping[str, Any],
-           undone: str | None, refused: list[dict[str, Any]]) -> list[str]:
+def _marks(
+    before: Mapping[str, Any],
+    now: Mapping[str, Any],
+    obj: Mapping[str, Any],
+    undone: str | None,
+    refused: list[dict[str, Any]],
+) -> list[str]:
     """What the rules made of one turn, in words."""
     marks = [f"refused: {v['detail']} ({v['kind']})" for v in refused]
     if refused:
@@ -142,8 +138,7 @@ def _marks(before: Mapping[str, Any], now: Mapping[str, Any], obj: Mapping[str, 
     if now["round"] > before["round"]:
         closed = now["round"] - 1
         scores = ", ".join(f"{p} {s['rounds'][closed - 1]}" for p, s in now["scores"].items())
-        marks.append(f"round {closed} over ({scores}); round {now['round']}: "
-                     f"{now['turn']} starts")
+        marks.append(f"round {closed} over ({scores}); round {now['round']}: {now['turn']} starts")
     elif now["forbidden"] is not None and now["turn"] is not None:
         marks.append(f"{now['forbidden']} is forbidden to {now['turn']}")
     if now["over"] and not before["over"] and now["reason"] == "rounds":
@@ -179,8 +174,9 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         marks = _marks(before, now, obj, undone, refused)
         label = notation.tokami_text(obj, record.kind, exact=False)
         text = notation.tokami_text(obj, record.kind, exact=True)
-        frames.append(Frame(len(frames), t, label, now, tuple(marks), record=k + 1,
-                            refused=bool(refused)))
+        frames.append(
+            Frame(len(frames), t, label, now, tuple(marks), record=k + 1, refused=bool(refused))
+        )
         lines.append(Line(text, "; ".join(marks)))
     return Replay(
         "tokami",
