@@ -3,7 +3,7 @@
 Starts a real mosquitto (Debian's ``mosquitto``) on a free local port, the arbiter's MQTT client
 and web server, and one reader of the page's live stream (``/api/stream``, what the browser's
 EventSource reads). Then, for growing numbers of tables, runs that many real tables
-(``companion.table.Table`` with its journal, fsync included, and its MQTT publisher thread),
+(``companion.tamsk.table.Table`` with its journal, fsync included, and its MQTT publisher thread),
 each making one input per second, spread evenly over the second. Every journal record's delay
 is measured from its ``wall`` time (written when it was journaled) to the moment the view had
 applied it (broker + arbiter client), and to the moment the page's stream carried it.
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.arbiter.client import ArbiterClient  # noqa: E402
 from companion.arbiter.settings import ArbiterSettings, MqttSettings  # noqa: E402
-from companion.arbiter.simtable import SimulatedTable, table_config  # noqa: E402
+from companion.tamsk.simtable import SimulatedTable, table_config  # noqa: E402
 from companion.arbiter.web import ArbiterServer  # noqa: E402
 from companion.clock import MonotonicClock  # noqa: E402
 from tests.arbiter.broker import Broker, mosquitto_path  # noqa: E402

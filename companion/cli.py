@@ -138,7 +138,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from companion import config as config_mod
-    from companion.calibrate import main as calibrate_main
+    from companion.tamsk.calibrate import main as calibrate_main
 
     cfg = _load_config(args.config)
     path = Path(args.config) if args.config else config_mod.DEFAULT_PATH
@@ -151,7 +151,7 @@ def cmd_new_game(args: argparse.Namespace) -> int:
 
     from companion.clock import MonotonicClock
     from companion.daemon import rules_from_config
-    from companion.table import Table
+    from companion.tamsk.table import Table
 
     cfg = _load_config(args.config)
     game = cfg["game"]  # type: ignore[index]
@@ -173,7 +173,7 @@ def cmd_new_game(args: argparse.Namespace) -> int:
 
 
 def cmd_tantrix(args: argparse.Namespace) -> int:
-    from companion.puzzle_cli import main as puzzle_main
+    from companion.puzzle.cli import main as puzzle_main
 
     return puzzle_main(args.rest)
 

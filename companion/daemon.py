@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.clock import Clock
-from companion.table import RawInput, Table
+from companion.tamsk.table import RawInput, Table
 
 log = logging.getLogger(__name__)
 

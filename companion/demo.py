@@ -23,8 +23,8 @@ from PIL import Image
 
 from companion.clock import FakeClock
 from companion.screens import upscale
-from companion.table import RawInput
 from companion.tamsk.board import CAPACITY
+from companion.tamsk.table import RawInput
 
 
 @dataclass(order=True)
@@ -228,7 +228,7 @@ async def run_demo(
     from companion.hw.display import Display, make_device
     from companion.hw.inputs import GpioInputs
     from companion.screens import frame_to_text
-    from companion.table import Table
+    from companion.tamsk.table import Table
 
     out = out or sys.stdout
     live = out.isatty() if live is None else live

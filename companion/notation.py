@@ -60,7 +60,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Protocol
 
 from companion.scenario import MalformedInput, Scenario
 
@@ -833,3 +833,7 @@ def _parse_tokami(body: str, number: int) -> list[dict[str, Any]]:
         out["player"] = player
     out.update(event)
     return [out]
+
+
+class NotationGame(Protocol):
+    """A game's notation facet (filled in by the notation refactor)."""

@@ -4,13 +4,13 @@ A Tamsk table is folded by :mod:`companion.arbiter.view` itself (sand runs on be
 so the view needs the engine's clock). Tantrix and Tokami tables are played from the keypad
 alone: nothing changes between two records, so a *mirror* here only plays each record through
 the game's own engine, exactly as the table and ``companion simulate`` do
-(:func:`companion.tables.tantrix.apply_event`, :func:`companion.tables.tokami.apply_event`),
+(:func:`companion.tantrix.table.apply_event`, :func:`companion.tokami.table.apply_event`),
 and gives the state as the ``simulate`` contract's object (plus the refused inputs, each with
 its game time, for the page's alerts). A record that is not an event of that game (a newer
 version's, or a note a Tokami replay does not know) changes nothing, as in a replay.
 
-The pictures are the replay's own (:mod:`companion.replay.tantrix_picture`,
-:mod:`companion.replay.tokami_picture`), drawn from that same state object: :func:`board_svg`
+The pictures are the replay's own (:mod:`companion.tantrix.picture`,
+:mod:`companion.tokami.picture`), drawn from that same state object: :func:`board_svg`
 is pure (a state in, an SVG string out), and Pillow is only imported when a picture is drawn.
 """
 
@@ -61,7 +61,7 @@ class TantrixMirror:
 
     def apply(self, record: Mapping[str, Any]) -> None:
         """Play one record as ``companion simulate`` does (nothing after an ``end``)."""
-        from companion.tables.tantrix import apply_event
+        from companion.tantrix.table import apply_event
 
         if self.ended:
             return
@@ -111,7 +111,7 @@ class TokamiMirror:
 
     def apply(self, record: Mapping[str, Any]) -> None:
         """Play one record as ``companion simulate`` does."""
-        from companion.tables.tokami import apply_event
+        from companion.tokami.table import apply_event
 
         self.t = _time(record, self.t)
         by = record.get("player")
@@ -167,9 +167,9 @@ def board_svg(kind: str, state: Mapping[str, Any], header: Mapping[str, Any] | N
     from companion.replay.model import Frame
 
     if kind == "tantrix":
-        from companion.replay import tantrix_picture
         from companion.replay.chains import traced
         from companion.replay.shapes import to_svg
+        from companion.tantrix import picture as tantrix_picture
 
         full = dict(state)
         full["chains"] = traced(list(state.get("tiles", [])), list(state.get("players", [])))
@@ -177,7 +177,7 @@ def board_svg(kind: str, state: Mapping[str, Any], header: Mapping[str, Any] | N
         layout = tantrix_picture.layout_for(frame)
         return to_svg(tantrix_picture.board(full, layout), TANTRIX_BOARD_SIZE, title=label)
     if kind == "tokami":
-        from companion.replay import tokami_picture
+        from companion.tokami import picture as tokami_picture
 
         setup = tokami_picture.setup_of(state, header)
         frame = Frame(1, float(state.get("t", 0.0)), label or "live", state)

@@ -1,6 +1,6 @@
 """Arbiter mode at a table: the keypad menu and the arbiter's commands, journaled at the table.
 
-:class:`ArbiterStation` sits beside a :class:`companion.table.Table` in the daemon's loop. It
+:class:`ArbiterStation` sits beside a :class:`companion.tamsk.table.Table` in the daemon's loop. It
 takes the keypad's keys first (:meth:`ArbiterStation.key`; a key it does not take goes on to the
 table as before), checks the PIN, and turns the menu's choices into ``correct`` records that go
 through the table's own input queue, so they are journaled in time order, folded by the same
@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.arbiter.commands import CommandGate
-from companion.arbiter.menu import ArbiterMenu, Correct, Note, SetOption
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import arbiter_settings, table_number
 from companion.scenario import MalformedInput
+from companion.tamsk.arbiter_menu import ArbiterMenu, Correct, Note, SetOption
 from companion.tamsk.corrections import ARBITER, NEXT_ROUND, UNDOABLE, parse_correction
 from companion.tamsk.game import Game, Rules
 
@@ -37,7 +37,7 @@ OPTIONS_FILE = "tournament.json"
 
 
 class TableLike(Protocol):
-    """What the station needs of a table (``companion.table.Table`` has it all)."""
+    """What the station needs of a table (``companion.tamsk.table.Table`` has it all)."""
 
     game: Game | None
     journal_dir: Path

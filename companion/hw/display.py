@@ -14,9 +14,9 @@ from typing import Any
 from PIL import Image
 
 from companion import screens
-from companion.screens.puzzle import puzzle_screen
-from companion.screens.tantrix import tantrix_screen
-from companion.screens.tokami import tokami_screen
+from companion.puzzle.screens import puzzle_screen
+from companion.tantrix.screens import tantrix_screen
+from companion.tokami.screens import tokami_screen
 
 
 def make_device(config: Mapping[str, Any], backend: str) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 from gpiozero import DigitalInputDevice  # type: ignore[import-untyped]
 
 from companion.clock import Clock
-from companion.table import RawInput
+from companion.tamsk.table import RawInput
 
 
 class GpioInputs:

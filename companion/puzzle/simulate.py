@@ -17,7 +17,7 @@ note     text (optional)         a remark (a keypad slip, a resume); changes not
 A puzzle layout is rearranged freely, so any order is fine; what cannot happen on a table is
 refused, reported in ``violations`` and changes nothing: a tile outside 1..n, a cell another
 tile holds, lifting a tile that is not laid. The layout is judged after the last event by
-:func:`companion.tantrix.puzzle.check_discovery`. A line that is not a valid event at all raises
+:func:`companion.puzzle.rules.check_discovery`. A line that is not a valid event at all raises
 :class:`~companion.scenario.MalformedInput` naming it.
 
 >>> result = simulate({"game": "puzzle", "n": 3}, [(2, {"ev": "lay", "tile": 1, "q": 0, "r": 0})])
@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.puzzle.rules import LARGEST, SMALLEST, DiscoveryPuzzle
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tantrix.game import Placement
 from companion.tantrix.geometry import LIMIT
-from companion.tantrix.puzzle import LARGEST, SMALLEST, DiscoveryPuzzle
 from companion.tantrix.tiles import TILES
 
 EVENTS = ("lay", "lift", "restart", "note")

@@ -53,7 +53,7 @@ def frame_text(replay: Replay, frame: Frame) -> str:
 
     if replay.game != "tokami":
         return text.frame_text(replay, frame)
-    from companion.replay.tokami_picture import text_lines
+    from companion.tokami.picture import text_lines
 
     out = [text.heading(replay, frame), *(f"  * {m}" for m in frame.marks), ""]
     return "\n".join(out + text_lines(frame.state))
@@ -87,9 +87,10 @@ def _say(prog: str, path: str, message: str) -> None:
 
 def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from companion.replay import gif as gif_mod
-    from companion.replay import terminal, tokami_picture
+    from companion.replay import terminal
     from companion.replay.html import page
     from companion.replay.text import move_list
+    from companion.tokami import picture as tokami_picture
 
     out = out or sys.stdout
     prog = "companion replay"

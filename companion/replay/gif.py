@@ -17,9 +17,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion.replay import tamsk_picture, tantrix_picture
 from companion.replay.model import Frame, Replay
 from companion.replay.text import title
+from companion.tamsk import picture as tamsk_picture
+from companion.tantrix import picture as tantrix_picture
 
 PER_MOVE_MS = 700
 LAST_MS = 3000
@@ -32,7 +33,7 @@ MAX_PICTURES = 600
 def picture(replay: Replay, frame: Frame) -> Image.Image:
     """One frame of this game as a palette image (pure: the frame and the game's layout in)."""
     if replay.game == "tokami":
-        from companion.replay import tokami_picture
+        from companion.tokami import picture as tokami_picture
 
         return tokami_picture.picture(replay, frame)
     if replay.game == "tamsk":
@@ -44,7 +45,7 @@ def picture(replay: Replay, frame: Frame) -> Image.Image:
 def svg(replay: Replay, frame: Frame) -> str:
     """One frame as a standalone SVG document."""
     if replay.game == "tokami":
-        from companion.replay import tokami_picture
+        from companion.tokami import picture as tokami_picture
 
         return tokami_picture.picture_svg(replay, frame)
     if replay.game == "tamsk":

@@ -13,13 +13,15 @@ import json
 import re
 from html import escape
 
-from companion.replay import tamsk_picture, tantrix_picture, tokami_picture
 from companion.replay.chart import chart
 from companion.replay.model import Replay
 from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
 from companion.replay.shapes import FONT, svg_body
 from companion.replay.text import title
+from companion.tamsk import picture as tamsk_picture
+from companion.tantrix import picture as tantrix_picture
+from companion.tokami import picture as tokami_picture
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "

@@ -257,15 +257,15 @@ def build(
     """
     game = header.get("game")
     if game == "tamsk":
-        from companion.replay.tamsk_fold import fold as tamsk_fold
+        from companion.tamsk.fold import fold as tamsk_fold
 
         return tamsk_fold(header, list(events), list(notes))
     if game == "tantrix":
-        from companion.replay.tantrix_fold import fold as tantrix_fold
+        from companion.tantrix.fold import fold as tantrix_fold
 
         return tantrix_fold(header, list(events), list(notes))
     if game == "tokami":
-        from companion.replay.tokami_fold import fold as tokami_fold
+        from companion.tokami.fold import fold as tokami_fold
 
         return tokami_fold(header, list(events), list(notes))
     raise MalformedInput(f"replays are drawn for Tamsk, Tantrix and Tokami games, not {game!r}", 1)

@@ -115,7 +115,7 @@ def frame_text(replay: Replay, frame: Frame) -> str:
     out += [f"  * {m}" for m in frame.marks]
     out.append("")
     if replay.game == "tokami":
-        from companion.replay.tokami_picture import text_lines
+        from companion.tokami.picture import text_lines
 
         body = text_lines(frame.state)
     elif replay.game == "tamsk":

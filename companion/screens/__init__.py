@@ -13,19 +13,19 @@ Example::
     image = table_screen(state, size=(128, 64), mode="1")
 """
 
-from companion.screens.calibration import (
+from companion.screens.error import error_screen
+from companion.screens.frames import frame_to_text, upscale
+from companion.screens.menus import NEW_GAME_FIELDS, menu_screen, new_game_screen, with_prompt
+from companion.screens.palette import MODES, Palette, Size, palette_for
+from companion.tamsk.calibration_screen import (
     calibration_screen,
     calibration_warning,
     mean_periods,
     off_nominal,
 )
-from companion.screens.error import error_screen
-from companion.screens.frames import frame_to_text, upscale
-from companion.screens.menus import NEW_GAME_FIELDS, menu_screen, new_game_screen, with_prompt
-from companion.screens.palette import MODES, Palette, Size, palette_for
-from companion.screens.result import reason_in_words, result_screen, run_out_order
-from companion.screens.table import table_screen
-from companion.screens.view import TableView, read_table_view
+from companion.tamsk.result_screen import reason_in_words, result_screen, run_out_order
+from companion.tamsk.screens import table_screen
+from companion.tamsk.view import TableView, read_table_view
 
 __all__ = [
     "MODES",

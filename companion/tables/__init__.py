@@ -1,15 +1,15 @@
 """Table controllers for the keypad games, and one place to pick a controller by game kind.
 
-:class:`companion.table.Table` runs a Tamsk table (tilt switches, buttons, sand, the 15-second
-timer). :class:`~companion.tables.tantrix.TantrixTable` and
-:class:`~companion.tables.tokami.TokamiTable` run Tantrix and Tokami tables, played from the
-keypad alone, and :class:`~companion.tables.puzzle.PuzzleTable` a solo Tantrix Discovery
+:class:`companion.tamsk.table.Table` runs a Tamsk table (tilt switches, buttons, sand, the 15-second
+timer). :class:`~companion.tantrix.table.TantrixTable` and
+:class:`~companion.tokami.table.TokamiTable` run Tantrix and Tokami tables, played from the
+keypad alone, and :class:`~companion.puzzle.table.PuzzleTable` a solo Tantrix Discovery
 puzzle. All of them share one interface, so the daemon and the desktop backend drive any of
 them alike:
 
 ``Table(clock, journal_dir, *, config, sound=None, on_record=None)``, then ``start_game(...)``
 (the game's own options) or ``resume(path)``; ``feed(raw)`` for each
-:class:`~companion.table.RawInput`; ``poll()`` when ``next_wakeup()`` is due; ``view()`` for
+:class:`~companion.tamsk.table.RawInput`; ``poll()`` when ``next_wakeup()`` is due; ``view()`` for
 :func:`companion.hw.display.pick_screen`; ``status_line()``; ``close()``; the ``changed`` flag,
 ``journal_path`` and ``game``.
 
@@ -31,10 +31,10 @@ log = logging.getLogger(__name__)
 
 #: Game kind (``config["game"]["kind"]``, a journal header's ``"game"``) -> "module:class".
 KINDS: dict[str, str] = {
-    "tamsk": "companion.table:Table",
-    "tantrix": "companion.tables.tantrix:TantrixTable",
-    "tokami": "companion.tables.tokami:TokamiTable",
-    "puzzle": "companion.tables.puzzle:PuzzleTable",
+    "tamsk": "companion.tamsk.table:Table",
+    "tantrix": "companion.tantrix.table:TantrixTable",
+    "tokami": "companion.tokami.table:TokamiTable",
+    "puzzle": "companion.puzzle.table:PuzzleTable",
 }
 
 
@@ -70,15 +70,15 @@ def start_configured_game(table: Any, config: Mapping[str, Any]) -> Path:
     """Start a new game on ``table`` with the options the configuration gives."""
     kind = game_kind(config)
     if kind == "tantrix":
-        from companion.tables.tantrix import players_from_config
+        from companion.tantrix.table import players_from_config
 
         path: Path = table.start_game(players_from_config(config))
     elif kind == "puzzle":
-        from companion.tables.puzzle import n_from_config
+        from companion.puzzle.table import n_from_config
 
         path = table.start_game(n_from_config(config))
     elif kind == "tokami":
-        from companion.tables.tokami import options_from_config
+        from companion.tokami.table import options_from_config
 
         options = options_from_config(config)
         path = table.start_game(options.pop("players"), **options)

@@ -6,7 +6,6 @@
 * :mod:`.scoring`: lines and loops;
 * :mod:`.simulate`: scenarios and journals for ``companion simulate``;
 * :mod:`.entry`: the keypad dialogue as a state machine;
-* :mod:`.puzzle`: the Discovery solo puzzle;
 * :mod:`.autoplay`: random legal games for tests, benchmarks and demos.
 """
 

@@ -11,8 +11,8 @@ from companion.arbiter.client import ArbiterClient
 from companion.arbiter.pin import hash_pin
 from companion.arbiter.publisher import TablePublisher, ack_path
 from companion.arbiter.settings import MqttSettings
-from companion.arbiter.simtable import SimulatedTable, table_config
 from companion.clock import FakeClock
+from companion.tamsk.simtable import SimulatedTable, table_config
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
 
@@ -164,8 +164,8 @@ def test_the_daemon_hooks_carry_commands_out_in_the_asyncio_loop(
     import threading
 
     from companion.arbiter.hooks import ArbiterHooks
-    from companion.table import Table
     from companion.tamsk.game import Rules
+    from companion.tamsk.table import Table
 
     config = table_config(7, {"arbiter": {"club_key": KEY},
                               "mqtt": {"enabled": True, "port": broker.port}})

@@ -25,9 +25,9 @@ import pytest
 from companion.arbiter.client import ArbiterClient
 from companion.arbiter.pin import hash_pin
 from companion.arbiter.settings import ArbiterSettings, MqttSettings
-from companion.arbiter.simtable import SimulatedTable, table_config
 from companion.arbiter.web import ArbiterServer
 from companion.clock import FakeClock
+from companion.tamsk.simtable import SimulatedTable, table_config
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.arbiter.menu import ArbiterMenu, Correct, Note, SetOption
 from companion.arbiter.pin import PinLock, hash_pin, valid_pin
+from companion.tamsk.arbiter_menu import ArbiterMenu, Correct, Note, SetOption
 
 PIN = "2468"
 

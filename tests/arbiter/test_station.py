@@ -9,9 +9,9 @@ import pytest
 
 from companion.arbiter.commands import make_command
 from companion.arbiter.pin import hash_pin
-from companion.arbiter.simtable import SimulatedTable, table_config
 from companion.clock import FakeClock
 from companion.simulate import simulate_file
+from companion.tamsk.simtable import SimulatedTable, table_config
 from companion.verify import verify_path
 
 PIN = "2468"
@@ -110,7 +110,7 @@ def test_a_replay_stays_refused_after_the_table_restarts(table: SimulatedTable,
     cmd = command(table, {"what": "turn", "player": "black", "reason": "x"})
     table.station.command(json.dumps(cmd))
     from companion.arbiter.station import ArbiterStation
-    from companion.table import Table
+    from companion.tamsk.table import Table
 
     again = Table(table.clock, tmp_path, config=table.config)
     again.resume(journal(table))

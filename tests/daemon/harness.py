@@ -17,8 +17,8 @@ from companion.demo import ScriptedTime
 from companion.hw.display import Display, make_device
 from companion.hw.inputs import GpioInputs
 from companion.journal import read_path
-from companion.table import RawInput, Table
 from companion.tamsk.game import Rules
+from companion.tamsk.table import RawInput, Table
 
 
 @dataclass

@@ -11,7 +11,7 @@ from companion.clock import FakeClock
 from companion.config import defaults
 from companion.hw.debounce import TiltInterpreter
 from companion.hw.inputs import GpioInputs
-from companion.table import RawInput
+from companion.tamsk.table import RawInput
 
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
 

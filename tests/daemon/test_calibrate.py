@@ -8,9 +8,9 @@ import sys
 import tomllib
 from pathlib import Path
 
-from companion.calibrate import Calibration, CalibrationInputs, write_periods
 from companion.config import defaults, load
-from companion.table import RawInput
+from companion.tamsk.calibrate import Calibration, CalibrationInputs, write_periods
+from companion.tamsk.table import RawInput
 
 
 def measure(cal: Calibration, glass: str, start: float, seconds: float) -> None:

@@ -16,8 +16,8 @@ from companion.clock import MonotonicClock
 from companion.config import defaults
 from companion.daemon import Daemon, HubInputs
 from companion.journal import read_path
-from companion.table import Table
 from companion.tamsk.game import Rules
+from companion.tamsk.table import Table
 
 
 @pytest.fixture

@@ -17,12 +17,12 @@ import pytest
 from PIL import Image, ImageChops
 
 from companion.replay import Frame, Replay, load, shapes
-from companion.replay import tamsk_picture as tamsk_pic
-from companion.replay import tantrix_picture as tantrix_pic
 from companion.replay.gif import picture, svg
 from companion.replay.palette import TANTRIX, Ink
-from companion.replay.tamsk_layout import GLASS_DY, centre, pips
+from companion.tamsk import picture as tamsk_pic
 from companion.tamsk.board import CAPACITY
+from companion.tamsk.picture_layout import GLASS_DY, centre, pips
+from companion.tantrix import picture as tantrix_pic
 from companion.tantrix.tiles import COLOURS, ENDS, SIDE_COLOUR, code_of
 from tests.replay.games import REFERENCE, scenario
 

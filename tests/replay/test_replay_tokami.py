@@ -21,13 +21,13 @@ from PIL import Image, ImageChops
 
 from companion import notation
 from companion.replay import Frame, Replay, build, load
-from companion.replay import tokami_picture as pic
 from companion.replay.cli import frame_text, main, step_through
 from companion.replay.html import page
 from companion.replay.palette import Ink
 from companion.scenario import MalformedInput
 from companion.simulate import load as load_file
 from companion.simulate import simulate_file, simulator_for
+from companion.tokami import picture as pic
 from tests.replay.games import REFERENCE, SCENARIOS
 from tests.tables.driving import seat
 

@@ -18,8 +18,8 @@ from companion.screens import (
     result_screen,
     run_out_order,
 )
-from companion.screens.result import _decimals
 from companion.screens.text import wrap
+from companion.tamsk.result_screen import _decimals
 from tests.screens.screen_cases import (
     MEASURED,
     fresh,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from PIL import ImageChops
 
 from companion.screens import palette_for, table_screen
-from companion.screens.view import clock_text, countdown_number, seconds_text
+from companion.tamsk.view import clock_text, countdown_number, seconds_text
 from tests.screens.screen_cases import (
     BLACK_COLUMN,
     BLACK_HEADER,

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
 from companion.screens.palette import palette_for
-from companion.screens.tantrix import (
+from companion.tantrix.autoplay import random_game
+from companion.tantrix.geometry import STEP
+from companion.tantrix.screens import (
     BAND_COLOURS,
     chain_text,
     draw_colour_tile,
@@ -22,8 +24,6 @@ from companion.screens.tantrix import (
     split_refusal,
     tantrix_screen,
 )
-from companion.tantrix.autoplay import random_game
-from companion.tantrix.geometry import STEP
 from tests.tables.driving import play_events, seat
 from tests.tables.screen_views import COLOUR, REFERENCE_DIR, TANTRIX_CASES, tantrix_view
 

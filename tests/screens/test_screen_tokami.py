@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 from companion.screens.palette import palette_for
-from companion.screens.tokami import flow, question, short_choice, tokami_screen, typed_so_far
+from companion.tokami.screens import flow, question, short_choice, tokami_screen, typed_so_far
 from tests.tables.screen_views import COLOUR, OLED, REFERENCE_DIR, TOKAMI_CASES, tokami_view
 
 

@@ -15,10 +15,10 @@ from typing import Any
 from companion.clock import FakeClock
 from companion.config import defaults
 from companion.simulate import load, simulator_for
-from companion.table import RawInput
-from companion.tables.tantrix import TantrixTable
-from companion.tables.tokami import TokamiTable
+from companion.tamsk.table import RawInput
 from companion.tantrix.game import Placement
+from companion.tantrix.table import TantrixTable
+from companion.tokami.table import TokamiTable
 
 #: Seconds between two key presses: a quick but human typist.
 KEY_GAP = 0.4

@@ -26,13 +26,13 @@ from PIL import Image
 
 from companion.clock import FakeClock
 from companion.config import defaults
+from companion.puzzle.screens import puzzle_screen
+from companion.puzzle.table import PuzzleTable
 from companion.screens import upscale
-from companion.screens.puzzle import puzzle_screen
-from companion.screens.tantrix import tantrix_screen
-from companion.screens.tokami import tokami_screen
-from companion.tables.puzzle import PuzzleTable
 from companion.tantrix.autoplay import random_game
 from companion.tantrix.game import Placement
+from companion.tantrix.screens import tantrix_screen
+from companion.tokami.screens import tokami_screen
 from tests.tables.driving import Seat, play_events, seat
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "reference" / "screens"

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from companion.cli import main as cli_main
 from companion.hw.display import pick_screen
 from companion.puzzle.simulate import simulate, summary
+from companion.puzzle.table import PuzzleTable
 from companion.scenario import MalformedInput
 from companion.tables import table_class
-from companion.tables.puzzle import PuzzleTable
 from companion.tantrix.game import Placement
 from tests.tables.driving import Seat, replay, seat
 from tests.tables.screen_views import DISCOVERY_4, lay_tile, puzzle_seat
@@ -276,7 +276,7 @@ def test_any_keys_leave_a_journal_that_replays_to_the_same_layout(keys: str) -> 
 
 def test_the_table_option_sets_up_a_keypad_puzzle_of_that_size(tmp_path: Path) -> None:
     from companion.clock import FakeClock
-    from companion.puzzle_cli import table_config
+    from companion.puzzle.cli import table_config
     from companion.tables import make_table, start_configured_game
 
     table = make_table(table_config(6), FakeClock(), tmp_path)

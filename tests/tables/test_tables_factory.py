@@ -10,7 +10,6 @@ import pytest
 from companion.clock import FakeClock
 from companion.config import defaults
 from companion.hw.display import pick_screen
-from companion.table import RawInput, Table
 from companion.tables import (
     find_unfinished,
     game_kind,
@@ -18,8 +17,9 @@ from companion.tables import (
     start_configured_game,
     table_class,
 )
-from companion.tables.tantrix import TantrixTable
-from companion.tables.tokami import TokamiTable
+from companion.tamsk.table import RawInput, Table
+from companion.tantrix.table import TantrixTable
+from companion.tokami.table import TokamiTable
 from tests.tables.driving import seat
 
 

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from companion.clock import FakeClock
 from companion.config import defaults
 from companion.journal import read_path
-from companion.table import RawInput
-from companion.tables.tantrix import TantrixTable, fold
+from companion.tamsk.table import RawInput
 from companion.tantrix.autoplay import random_game
 from companion.tantrix.game import Game, Placement
+from companion.tantrix.table import TantrixTable, fold
 from tests.tables.driving import (
     Seat,
     end_turn,

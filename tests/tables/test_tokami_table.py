@@ -13,7 +13,7 @@ import pytest
 
 from companion.clock import FakeClock
 from companion.journal import read_path
-from companion.tables.tokami import NOTES, fold
+from companion.tokami.table import NOTES, fold
 from tests.tables.driving import Seat, replay, seat
 
 #: A small box so a round is over after five blocks come off the cross (nine, down to four).

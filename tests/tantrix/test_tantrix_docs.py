@@ -7,11 +7,11 @@ import importlib
 
 import pytest
 
-MODULES = ["game", "entry", "puzzle"]
+MODULES = ["tantrix.game", "tantrix.entry", "puzzle.rules"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
-    module = importlib.import_module(f"companion.tantrix.{name}")
+    module = importlib.import_module(f"companion.{name}")
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from tantrix_loops import find_loops, letters, rotate
 
+from companion.puzzle.rules import DiscoveryPuzzle, check_discovery, discovery_colour
 from companion.tantrix.game import Placement
-from companion.tantrix.puzzle import DiscoveryPuzzle, check_discovery, discovery_colour
 
 RULE_BOOK = {
     3: "yellow",

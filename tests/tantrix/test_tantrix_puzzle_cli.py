@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from companion.puzzle_cli import main, parse_line
+from companion.puzzle.cli import main, parse_line
 
 
 def test_a_keypad_line_uses_dots_and_a_star_for_minus() -> None:

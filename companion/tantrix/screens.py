@@ -1,6 +1,6 @@
 """The Tantrix screens: the table between placements, and the keypad entry of one placement.
 
-``tantrix_screen(view)`` draws the object :meth:`companion.tables.tantrix.TantrixTable.view`
+``tantrix_screen(view)`` draws the object :meth:`companion.tantrix.table.TantrixTable.view`
 returns: the game (whose turn, the bag and phase, the open forced spaces, each player's best line
 or loop) and, under ``"entry"``, the keypad dialogue. What it shows follows the dialogue's mode:
 

@@ -30,7 +30,7 @@ from companion.screens.text import (
     printable,
     text_width,
 )
-from companion.screens.view import (
+from companion.tamsk.view import (
     LOW_SAND,
     PLAYERS,
     TableView,

@@ -1,6 +1,6 @@
 """The Discovery puzzle screens: the layout so far, and the keypad entry of one tile.
 
-``puzzle_screen(view)`` draws what :meth:`companion.tables.puzzle.PuzzleTable.view` returns.
+``puzzle_screen(view)`` draws what :meth:`companion.puzzle.table.PuzzleTable.view` returns.
 The title bar always names the puzzle and the loop colour to make (on a colour panel the bar is
 that colour). Below it, following the keypad dialogue's mode:
 
@@ -12,7 +12,7 @@ that colour). Below it, following the keypad dialogue's mode:
 * ``menu``, ``lift``, ``restart``: the D menu and what it opens;
 * a refusal (``view["error"]``): the reason, until the next key.
 
-Tiles are drawn by :func:`companion.screens.tantrix.draw_map`, as on the Tantrix screens.
+Tiles are drawn by :func:`companion.tantrix.screens.draw_map`, as on the Tantrix screens.
 """
 
 from __future__ import annotations
@@ -31,14 +31,6 @@ from companion.screens.layout import (
     draw_warning_bar,
 )
 from companion.screens.palette import Colour, Palette, Size, blank
-from companion.screens.tantrix import (
-    BAND_COLOURS,
-    draw_map,
-    draw_tick,
-    draw_tile_inset,
-    fit_radius,
-    hex_centre,
-)
 from companion.screens.text import (
     LINE_HEIGHT,
     clip,
@@ -46,6 +38,14 @@ from companion.screens.text import (
     draw_text,
     draw_text_centred,
     printable,
+)
+from companion.tantrix.screens import (
+    BAND_COLOURS,
+    draw_map,
+    draw_tick,
+    draw_tile_inset,
+    fit_radius,
+    hex_centre,
 )
 
 #: From this height on, the roomier layout is used (the 128x128 colour panel).

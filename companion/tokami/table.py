@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock
+from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
-from companion.tables.base import KeypadTable
 from companion.tokami import simulate as tokami_simulate
 from companion.tokami.entry import KeypadEntry, Stage, Step
 from companion.tokami.game import Game, IllegalTurn

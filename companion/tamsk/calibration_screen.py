@@ -17,7 +17,7 @@ from companion.screens.digits import digits_width, draw_digits
 from companion.screens.layout import PITCH, draw_title_bar, draw_warning_bar
 from companion.screens.palette import Size, blank
 from companion.screens.text import LINE_HEIGHT, draw_text, draw_text_right
-from companion.screens.view import GLASSES, NOMINAL_PERIOD, glass_owner
+from companion.tamsk.view import GLASSES, NOMINAL_PERIOD, glass_owner
 
 #: A glass further than this fraction from the nominal period is flagged.
 TOLERANCE = 0.05

@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock
+from companion.keypad_table import KeypadTable
+from companion.puzzle.rules import LARGEST, SMALLEST, DiscoveryPuzzle
 from companion.puzzle.simulate import apply_event, laid, puzzle_size, replay, state
 from companion.scenario import MalformedInput
-from companion.tables.base import KeypadTable
 from companion.tantrix.geometry import STEP, Cell, distance
-from companion.tantrix.puzzle import LARGEST, SMALLEST, DiscoveryPuzzle
 from companion.tantrix.tiles import TILES
 
 # Modes of the keypad dialogue.
@@ -345,7 +345,7 @@ def candidate_spots(game: DiscoveryPuzzle, tile: int) -> list[Cell]:
 
 def around(game: DiscoveryPuzzle, spot: Cell, tile: int, rot: int) -> list[dict[str, Any]]:
     """The small map: every laid tile within two steps of ``spot``, and the tile in hand on it
-    (the cells ``companion.screens.tantrix.draw_map`` draws)."""
+    (the cells ``companion.tantrix.screens.draw_map`` draws)."""
     cells: list[dict[str, Any]] = [
         {"q": p.q, "r": p.r, "tile": p.tile, "sides": list(sides_of(p.tile, p.rot))}
         for p in game.layout

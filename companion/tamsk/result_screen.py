@@ -23,7 +23,7 @@ from companion.screens.text import (
     text_width,
     wrap,
 )
-from companion.screens.view import GLASSES, PLAYERS, TableView, read_table_view
+from companion.tamsk.view import GLASSES, PLAYERS, TableView, read_table_view
 
 _REASONS = {
     "rings": "fewer rings",

@@ -6,7 +6,7 @@ sign (``3.*1.1.1`` then Enter). Laying a tile again moves it; ``-T`` alone lifts
 After every line the layout is judged; the command ends when the puzzle is solved.
 
 With ``--table`` the puzzle is played on the keypad instead, as at the table (see
-:mod:`companion.tables.puzzle`): the desktop backend, the OLED drawn in the terminal (and in a
+:mod:`companion.puzzle.table`): the desktop backend, the OLED drawn in the terminal (and in a
 window with ``COMPANION_WINDOW=1``), a journal in ``--journal-dir DIR`` (default
 ``~/.local/share/companion``) that ``companion simulate`` replays.
 """
@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion.puzzle.rules import LARGEST, SMALLEST, DiscoveryPuzzle, discovery_colour
 from companion.tantrix.game import Placement
-from companion.tantrix.puzzle import LARGEST, SMALLEST, DiscoveryPuzzle, discovery_colour
 
 
 def parse_line(line: str) -> tuple[str, int, tuple[int, int, int] | None] | None:

@@ -1,6 +1,6 @@
 """The Tokami screen: the standings after every turn and the question being typed.
 
-``tokami_screen(view)`` draws the object :meth:`companion.tables.tokami.TokamiTable.view`
+``tokami_screen(view)`` draws the object :meth:`companion.tokami.table.TokamiTable.view`
 returns: whose turn it is, the blocks left on the cross, the block forbidden to the player on
 turn, the standings (best first, the player on turn marked), and under ``"entry"`` the keypad
 dialogue's question and the keys that answer it. A refusal (``view["error"]``) takes the place

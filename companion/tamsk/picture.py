@@ -34,7 +34,8 @@ from companion.replay.shapes import (
     to_png,
     to_svg,
 )
-from companion.replay.tamsk_layout import (
+from companion.tamsk.board import CAPACITY, SPACES
+from companion.tamsk.picture_layout import (
     GLASS_DY,
     GLASS_R,
     HEIGHT,
@@ -48,7 +49,6 @@ from companion.replay.tamsk_layout import (
     pips,
     plate,
 )
-from companion.tamsk.board import CAPACITY, SPACES
 
 SIZE = (WIDTH, HEIGHT)
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock
+from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
-from companion.tables.base import KeypadTable
 from companion.tantrix.entry import KeypadEntry, Screen
 from companion.tantrix.game import Game, IllegalPlacement, Placement
 from companion.tantrix.simulate import EVENTS, parse_placement

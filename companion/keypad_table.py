@@ -2,7 +2,7 @@
 
 A Tantrix or Tokami table has no switches to debounce and no sand running: the only inputs are
 keys, and the only thing that changes without one is a refusal message timing out. So the
-controllers are much simpler than the Tamsk :class:`companion.table.Table`, but they keep its
+controllers are much simpler than the Tamsk :class:`companion.tamsk.table.Table`, but they keep its
 interface (``start_game``, ``resume``, ``feed``, ``poll``, ``next_wakeup``, ``view``,
 ``status_line``, ``close``, ``changed``, ``journal_path``, ``game``) so the daemon and the
 desktop backend drive any of the three the same way.
@@ -24,7 +24,7 @@ from typing import Any
 from companion import __version__
 from companion.clock import Clock
 from companion.journal import Journal, JournalWriter
-from companion.table import RawInput
+from companion.tamsk.table import RawInput
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ class KeypadTable:
 
     def notice(self, text: str, seconds: float = 5.0) -> None:
         """Show a warning from outside the game (e.g. the sensor hub's link went down), as
-        :meth:`companion.table.Table.notice` does; no sound, it times out by itself."""
+        :meth:`companion.tamsk.table.Table.notice` does; no sound, it times out by itself."""
         self.warning = text
         self.warning_until = self.clock.now() + seconds
         self.changed = True

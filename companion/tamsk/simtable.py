@@ -1,4 +1,4 @@
-"""A simulated table: the real :class:`~companion.table.Table`, played by a script.
+"""A simulated table: the real :class:`~companion.tamsk.table.Table`, played by a script.
 
 Used by the tests, ``bench/tables.py`` and demonstrations of the arbiter's page: each
 :meth:`SimulatedTable.step` makes one input on the table's keypad (a whole move typed as glass,
@@ -23,9 +23,9 @@ from companion.arbiter.settings import MqttSettings, arbiter_settings
 from companion.arbiter.station import ArbiterStation, Outcome
 from companion.clock import Clock
 from companion.config import defaults
-from companion.table import RawInput, Table
 from companion.tamsk.board import COLUMNS
 from companion.tamsk.game import Rules
+from companion.tamsk.table import RawInput, Table
 
 
 def table_config(number: int, overrides: Mapping[str, Mapping[str, Any]] | None = None) -> dict[

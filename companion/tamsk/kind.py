@@ -1,0 +1,7 @@
+"""The Tamsk game kind, as the registry (entry point ``companion.games``) finds it."""
+
+from __future__ import annotations
+
+from companion.kindbase import PackageKind
+
+KIND = PackageKind("tamsk", "Tamsk", "companion.tamsk")

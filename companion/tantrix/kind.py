@@ -1,0 +1,7 @@
+"""The Tantrix game kind, as the registry (entry point ``companion.games``) finds it."""
+
+from __future__ import annotations
+
+from companion.kindbase import PackageKind
+
+KIND = PackageKind("tantrix", "Tantrix", "companion.tantrix")
