@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.clock import Clock
-from companion.tamsk.table import RawInput, Table
+from companion.inputs import RawInput
+from companion.tamsk.table import Table
 
 log = logging.getLogger(__name__)
 

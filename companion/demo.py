@@ -22,9 +22,9 @@ from typing import Any
 from PIL import Image
 
 from companion.clock import FakeClock
+from companion.inputs import RawInput
 from companion.screens import upscale
 from companion.tamsk.board import CAPACITY
-from companion.tamsk.table import RawInput
 
 
 @dataclass(order=True)

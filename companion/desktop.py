@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock, MonotonicClock
-from companion.tamsk.table import RawInput
+from companion.inputs import RawInput
 
 HELP = (
     "q w e: turn r1 r2 r3 over   a s d: turn b1 b2 b3 over   z / m: ring red / black\n"

@@ -23,8 +23,8 @@ from typing import Any
 
 from companion import __version__
 from companion.clock import Clock
+from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
-from companion.tamsk.table import RawInput
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import Any
 from gpiozero import DigitalInputDevice  # type: ignore[import-untyped]
 
 from companion.clock import Clock
-from companion.tamsk.table import RawInput
+from companion.inputs import RawInput
 
 
 class GpioInputs:

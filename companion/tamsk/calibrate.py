@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, TiltInterpreter
-from companion.tamsk.table import RawInput
+from companion.inputs import RawInput
 
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
 NOMINAL = 180.0

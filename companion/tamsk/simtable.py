@@ -23,9 +23,10 @@ from companion.arbiter.settings import MqttSettings, arbiter_settings
 from companion.arbiter.station import ArbiterStation, Outcome
 from companion.clock import Clock
 from companion.config import defaults
+from companion.inputs import RawInput
 from companion.tamsk.board import COLUMNS
 from companion.tamsk.game import Rules
-from companion.tamsk.table import RawInput, Table
+from companion.tamsk.table import Table
 
 
 def table_config(number: int, overrides: Mapping[str, Mapping[str, Any]] | None = None) -> dict[

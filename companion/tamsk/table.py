@@ -26,6 +26,7 @@ from typing import Any
 from companion import __version__
 from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
+from companion.inputs import RawInput
 from companion.journal import JournalWriter
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.events import GLASSES, opponent, parse_event
@@ -35,21 +36,6 @@ log = logging.getLogger(__name__)
 
 RING_BUTTONS = {"ring.red": "red", "ring.black": "black"}
 TIMER_BUTTONS = {"timer15.red": "red", "timer15.black": "black"}
-
-
-@dataclass(frozen=True)
-class RawInput:
-    """One raw input from any backend: a switch edge, a button edge or a key.
-
-    ``kind`` is "tilt" (``name`` a glass, ``value`` the switch level), "button" (``name`` like
-    "ring.red", "timer15.black", "timer15.shared" or "menu"; ``value`` pressed) or "key"
-    (``name`` the key: 0-9, A-D, * or #). ``t`` is monotonic seconds when it happened.
-    """
-
-    kind: str
-    name: str
-    value: bool
-    t: float
 
 
 @dataclass(order=True)
