@@ -175,7 +175,7 @@ def timer_jitter(samples: int = 60, period: float = 0.4) -> list[float]:
 
 
 def cpu_share(game_seconds: float = 600.0) -> tuple[float, int, int]:
-    from companion.demo import ScriptedTime, Table3Script
+    from companion.tamsk.demo import ScriptedTime, Table3Script
 
     config = defaults()
     clock = FakeClock()

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
+from companion.config import config_for_command
 from companion.scenario import MalformedInput
 
 
@@ -59,16 +60,6 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_config(path: str | None) -> dict[str, object]:
-    from companion import config
-
-    try:
-        return config.load(path)
-    except config.ConfigError as exc:
-        print(f"companion: config: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-
-
 def cmd_run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -78,7 +69,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.daemon import serve
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    cfg = _load_config(args.config)
+    cfg = config_for_command(args.config)
     backend = args.backend or str(cfg["table"]["backend"])  # type: ignore[index]
     journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])  # type: ignore[index]
     if backend == "desktop":
@@ -117,67 +108,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from companion.demo import main as demo_main
-
-    if args.interactive:
-        import os
-
-        from companion.desktop import main as desktop_main
-
-        if args.window:
-            os.environ["COMPANION_WINDOW"] = "1"
-        return desktop_main(_load_config(args.config))
-    gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
-    return demo_main(args.speed, gif, Path(args.journal_dir) if args.journal_dir else None)
-
-
-def cmd_calibrate(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from companion import config as config_mod
-    from companion.tamsk.calibrate import main as calibrate_main
-
-    cfg = _load_config(args.config)
-    path = Path(args.config) if args.config else config_mod.DEFAULT_PATH
-    backend = args.backend or str(cfg["table"]["backend"])  # type: ignore[index]
-    return calibrate_main(cfg, path, backend)
-
-
-def cmd_new_game(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from companion.clock import MonotonicClock
-    from companion.daemon import rules_from_config
-    from companion.tamsk.table import Table
-
-    cfg = _load_config(args.config)
-    game = cfg["game"]  # type: ignore[index]
-    for key in ("level", "ruleset", "start"):
-        if getattr(args, key) is not None:
-            game[key] = getattr(args, key)
-    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])  # type: ignore[index]
-    names = {p: n for p, n in (("red", args.red), ("black", args.black)) if n}
-    table = Table(MonotonicClock(), journal_dir, config=cfg)
-    try:
-        path = table.start_game(rules_from_config(cfg), names=names, table=args.table)
-    except OSError as exc:
-        print(f"companion new-game: {journal_dir}: {exc.strerror}", file=sys.stderr)
-        return 2
-    table.close()
-    print(path)
-    print("a running daemon takes it up on `systemctl reload companion` (SIGHUP)", file=sys.stderr)
-    return 0
-
-
-def cmd_tantrix(args: argparse.Namespace) -> int:
-    from companion.puzzle.cli import main as puzzle_main
-
-    return puzzle_main(args.rest)
-
-
 def cmd_hub(args: argparse.Namespace) -> int:
     from companion.hub.__main__ import main as hub_main
 
@@ -211,42 +141,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("demo", help="a scripted level-3 game on mock pins, OLED in the terminal")
-    p.add_argument("--speed", type=float, default=12.0, help="time compression (default 12)")
-    p.add_argument("--gif", help="where to write the OLED animation (default out/demo-oled.gif)")
-    p.add_argument("--journal-dir", help="where the demo's journal goes (default a temp folder)")
-    p.add_argument("--interactive", action="store_true", help="play yourself (desktop backend)")
-    p.add_argument(
-        "--window",
-        action="store_true",
-        help="with --interactive: also show the OLED in a window (needs the desktop extra)",
-    )
-    p.add_argument("--config", help="config file for --interactive")
-    p.set_defaults(func=cmd_demo)
-
-    p = sub.add_parser("new-game", help="start a new Tamsk game (a new journal)")
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
-    p.add_argument("--journal-dir", help="where journals go (default from the config)")
-    p.add_argument("--level", type=int, choices=[1, 2, 3])
-    p.add_argument("--ruleset", choices=["adjusted", "original"])
-    p.add_argument("--start", choices=["standard", "free"])
-    p.add_argument("--red", help="red player's name")
-    p.add_argument("--black", help="black player's name")
-    p.add_argument("--table", type=int, help="table number (default from the config)")
-    p.set_defaults(func=cmd_new_game)
-
-    p = sub.add_parser("calibrate", help="measure each hourglass's run time, save it")
-    p.add_argument("--config", help="config file to update (default /etc/companion/config.toml)")
-    p.add_argument("--backend", choices=["pi", "mock", "desktop"])
-    p.set_defaults(func=cmd_calibrate)
-
-    p = sub.add_parser("tantrix", help="Tantrix solo puzzles: tantrix puzzle discovery N [FILE]")
-    p.add_argument("puzzle", choices=["puzzle"])
-    p.add_argument(
-        "rest", nargs=argparse.REMAINDER, help="discovery N [FILE | --table [--journal-dir DIR]]"
-    )
-    p.set_defaults(func=cmd_tantrix)
-
     p = sub.add_parser("hub", help="the sensor hub: monitor its events, or hand it to its REPL")
     p.add_argument("action", choices=["monitor", "repl"])
     p.add_argument("port", help="e.g. /dev/ttyACM0")
@@ -268,6 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.arbiter.cli import add_commands as add_arbiter_commands
 
     add_arbiter_commands(sub)  # "arbiter ..." and "dispute"
+
+    from companion import registry
+
+    for kind in registry.kinds().values():  # each game's own commands
+        kind.add_commands(sub)
     return parser
 
 

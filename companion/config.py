@@ -8,6 +8,7 @@ message naming the key, rather than silently ignored.
 from __future__ import annotations
 
 import copy
+import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -169,17 +170,13 @@ def load(path: str | Path | None = None, *, text: str | None = None) -> dict[str
 
 
 def validate(config: Mapping[str, Any]) -> None:
-    game = config["game"]
-    if game["kind"] not in ("tamsk", "tantrix", "tokami", "puzzle"):
-        raise ConfigError("'game.kind' must be tamsk, tantrix, tokami or puzzle")
-    if not 3 <= int(config["puzzle"]["n"]) <= 30:
-        raise ConfigError("'puzzle.n' must be 3 to 30 (the Discovery series)")
-    if game["level"] not in (1, 2, 3):
-        raise ConfigError("'game.level' must be 1, 2 or 3")
-    if game["ruleset"] not in ("adjusted", "original"):
-        raise ConfigError("'game.ruleset' must be adjusted or original")
-    if game["start"] not in ("standard", "free"):
-        raise ConfigError("'game.start' must be standard or free")
+    from companion import registry
+
+    kinds = registry.names()
+    if config["game"]["kind"] not in kinds:
+        raise ConfigError(f"'game.kind' must be one of {', '.join(kinds)}")
+    for kind in registry.kinds().values():  # each game checks its own settings
+        kind.validate_config(config)
     if config["table"]["backend"] not in ("pi", "hub", "mock", "desktop"):
         raise ConfigError("'table.backend' must be pi, hub, mock or desktop")
     for glass, seconds in config["calibration"].items():
@@ -209,3 +206,12 @@ def with_calibration(config: Mapping[str, Any], measured: Mapping[str, float]) -
     out = copy.deepcopy(dict(config))
     out["calibration"].update({k: round(float(v), 2) for k, v in measured.items()})
     return out
+
+
+def config_for_command(path: str | None) -> dict[str, object]:
+    """The config at ``path`` (default /etc/companion/config.toml); a bad one exits 2."""
+    try:
+        return load(path)
+    except ConfigError as exc:
+        print(f"companion: config: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -18,9 +18,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion import registry
 from companion.clock import Clock
 from companion.inputs import RawInput
-from companion.tamsk.table import Table
+from companion.tables import Table, find_unfinished, make_table, start_configured_game
 
 log = logging.getLogger(__name__)
 
@@ -109,10 +110,8 @@ class Daemon:
     def reload(self) -> None:
         """SIGHUP (``systemctl reload``): take up the newest unfinished game, e.g. one just
         made with ``companion new-game``."""
-        from companion.tables import find_unfinished as find_any
-
-        header_game = getattr(self.table, "header", {}).get("game") or "tamsk"
-        newest = find_any(self.table.journal_dir, str(header_game))
+        header_game = self.table.header.get("game") or registry.DEFAULT_KIND
+        newest = find_unfinished(self.table.journal_dir, str(header_game))
         if newest is not None and newest != self.table.journal_path:
             notes = self.table.resume(newest)
             log.info("took up %s %s", newest, "; ".join(notes))
@@ -133,16 +132,7 @@ class Daemon:
 
     def _display_wanted(self) -> bool:
         """Whether the screen may change without an input: sand running, timer, messages."""
-        table = self.table
-        game = table.game
-        if table.changed:
-            return True
-        animating = getattr(table, "animating", None)
-        if animating is not None:
-            return bool(animating())
-        if game is None or game.over:
-            return False
-        return game.timer.running or any(g.running for g in game.glasses.values())
+        return self.table.changed or self.table.animating()
 
     def step(self, raw: RawInput | None) -> None:
         """Handle one input (if any) and everything due now."""
@@ -207,16 +197,6 @@ class Daemon:
 # ---------------------------------------------------------------------- building a table
 
 
-def rules_from_config(config: Mapping[str, Any]) -> Any:
-    from companion.config import periods
-    from companion.tamsk.game import Rules
-
-    p = periods(config)
-    timer = p.pop("timer15", 15.0)
-    g = config["game"]
-    return Rules(int(g["level"]), str(g["ruleset"]), str(g["start"]), p, timer)
-
-
 def stdin_pin_driver(
     inputs: Any, clock: Clock
 ) -> Callable[[str, Callable[[RawInput], None]], None]:
@@ -269,10 +249,8 @@ async def serve(
         factory = MockFactory(pin_class=MockPWMPin)
     sounder = make_sounder(config, factory)
     from companion.arbiter.hooks import ArbiterHooks
-    from companion.tables import find_unfinished as find_any
-    from companion.tables import game_kind, make_table
 
-    kind = game_kind(config)
+    kind = registry.configured(config).name
     hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
     table = make_table(
         config,
@@ -295,23 +273,19 @@ async def serve(
         inputs: Any = HubInputs(config, clock, daemon, loop)
     else:
         inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
-    if kind == "tamsk":
-        for glass, level in inputs.tilt_levels().items():
-            table.tilts[glass].stable = table.tilts[glass].level = level
+    table.settle_inputs(inputs.tilt_levels())
     keypad = open_keypad(config, backend, clock, daemon, factory)
     if keypad is not None and hasattr(keypad, "poll"):
         daemon.tickers.append(keypad)
-    unfinished = None if new_game else find_any(journal_dir, kind)
+    unfinished = None if new_game else find_unfinished(journal_dir, kind)
     if unfinished is not None:
         notes = table.resume(unfinished)
         log.info("resumed %s %s", unfinished, "; ".join(notes))
         print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
     else:
-        from companion.tables import start_configured_game
-
         path = start_configured_game(table, config)
         print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
-    if kind == "tamsk":  # arbiter mode at the table: PIN, corrections (Tamsk)
+    if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections
         hooks.attach(table)
         table.key_filter = hooks.key
         table.view_filter = hooks.view

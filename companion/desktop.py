@@ -193,7 +193,8 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     def sound(pattern: str) -> None:
         sounder.play(pattern, clock.now())
 
-    from companion.tables import game_kind, make_table, start_configured_game
+    from companion import registry
+    from companion.tables import make_table, start_configured_game
 
     table = make_table(config, clock, journal_dir, sound=sound)
     display = Display(make_device(config, "desktop"), max_fps=10, on_frame=on_frame)
@@ -201,8 +202,9 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     loop = asyncio.get_running_loop()
     daemon.loop = loop
     inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
-    if game_kind(config) != "tamsk":
-        print(f"{game_kind(config)}: the keypad keys play; the hourglass keys do nothing")
+    if not hasattr(table, "tilts"):  # no hourglasses at this game's table
+        kind = registry.configured(config)
+        print(f"{kind.title}: the keypad keys play; the hourglass keys do nothing")
     keyboard = KeyboardTable(
         inputs, clock, daemon.deliver, lambda delay, fn: loop.call_later(delay, fn)
     )

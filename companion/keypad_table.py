@@ -25,6 +25,7 @@ from companion import __version__
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
+from companion.tables import KeyFilter, ViewFilter
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,8 @@ class KeypadTable:
     """
 
     GAME = ""
+    #: Arbiter mode at the table (PIN menu, publishing) is Tamsk's so far.
+    arbiter_at_table = False
 
     def __init__(
         self,
@@ -66,6 +69,8 @@ class KeypadTable:
         self.warning: str | None = None  # a message from outside the game (see notice)
         self.warning_until = 0.0
         self.changed = True  # something to redraw
+        self.key_filter: KeyFilter | None = None  # the Table protocol's arbiter hooks
+        self.view_filter: ViewFilter | None = None
 
     # ------------------------------------------------------------------ journal
 
@@ -212,6 +217,9 @@ class KeypadTable:
         if self.warning is not None:
             times.append(self.warning_until)
         return min(times) if times else None
+
+    def settle_inputs(self, levels: Mapping[str, bool]) -> None:
+        """No switches to settle: the keypad games have none."""
 
     def animating(self) -> bool:
         """Whether the screen changes without an input (never here: no sand, no timer)."""

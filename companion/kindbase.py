@@ -8,7 +8,8 @@ shared machinery:
 ``P.simulate``         ``simulate(header, events)``, ``summary(result)``; optional
                        ``validate_header(header)`` (the pure rules' front door)
 ``P.table``            ``make_table(clock, journal_dir, *, config, sound, on_record)``
-                       and ``start_from_config(table, config)``
+                       and ``start_from_config(table, config)``; optional
+                       ``validate_config(config)`` raising ``ConfigError``
 ``P.screens``          ``screen(view, *, size, mode)``: the OLED picture
 ``P.replay``           the :class:`companion.replay.kinds.ReplayGame` facet (optional)
 ``P.notation``         the :class:`companion.notation.NotationGame` facet (optional)
@@ -105,7 +106,9 @@ class PackageKind:
         return {}
 
     def validate_config(self, config: Mapping[str, Any]) -> None:
-        return None
+        check = getattr(self.module("table"), "validate_config", None)
+        if check is not None:
+            check(config)
 
     def screen(self, view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
         return cast("Image.Image", self.module("screens").screen(view, size=size, mode=mode))

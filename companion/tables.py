@@ -40,6 +40,8 @@ class Table(Protocol):
     journal_dir: Path
     #: The open game's journal header (``{}`` before a game starts).
     header: dict[str, Any]
+    #: Whether arbiter mode (PIN menu, corrections, publishing) runs at this game's table.
+    arbiter_at_table: bool
     #: Arbiter mode's hooks, when the game offers them at the table (else left None).
     key_filter: KeyFilter | None
     view_filter: ViewFilter | None

@@ -53,8 +53,9 @@ def _walk(node: ast.AST) -> Iterator[ast.AST]:
         yield from _walk(child)
 
 
-def _imports(name: str, path: Path) -> set[str]:
-    """Every module name this module imports (absolute, as written or resolved)."""
+def _imports(name: str, path: Path, known: frozenset[str] = frozenset()) -> set[str]:
+    """Every module name this module imports (absolute, as written or resolved); ``known`` are
+    the package's modules, to tell ``from package import submodule`` from other names."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -67,15 +68,20 @@ def _imports(name: str, path: Path) -> set[str]:
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
+            # ``from package import submodule`` depends on the submodule, as import-linter
+            # counts it; any other name depends on the module that defines it
+            subs = {f"{module}.{alias.name}" for alias in node.names}
+            found.update(subs & known)
+            if subs - known:
+                found.add(module)
     return found
 
 
 def _graph() -> dict[str, set[str]]:
     modules = _modules()
+    known = frozenset(modules)
     return {
-        name: {m for m in _imports(name, path) if m in modules and m != name}
+        name: {m for m in _imports(name, path, known) if m in modules and m != name}
         for name, path in modules.items()
     }
 
@@ -200,7 +206,7 @@ def test_the_rules_are_standard_library_only(kind: str) -> None:
         pure |= _rules_modules(other, graph)
     stdlib = set(sys.stdlib_module_names)
     for name in sorted(_rules_modules(packages[kind], graph)):
-        for imported in _imports(name, modules[name]):
+        for imported in _imports(name, modules[name], frozenset(modules)):
             top = imported.split(".")[0]
             if top == "companion":
                 ok = imported in ("companion", packages[kind]) or _within(imported, pure)

@@ -13,10 +13,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion import screens
-from companion.puzzle.screens import puzzle_screen
-from companion.tantrix.screens import tantrix_screen
-from companion.tokami.screens import tokami_screen
+from companion import registry, screens
 
 
 def make_device(config: Mapping[str, Any], backend: str) -> Any:
@@ -47,45 +44,17 @@ def make_device(config: Mapping[str, Any], backend: str) -> Any:
 
 
 def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Image.Image:
-    """The screen a player should see for this state."""
-    if view.get("paused") or view.get("game") is None:
-        return screens.menu_screen(
-            "New game",
-            [
-                "level 1-3, rules 1-2",
-                "(1 adjusted, 2 orig.),",
-                "start 1-2, then #",
-                "31# = level 3 adj.",
-            ],
-            0,
-            footer=f"> {view.get('entry', '')}_  D: back",
-            size=size,
-            mode=mode,
-        )
-    if view.get("game") is None:
+    """The screen a player should see for this state, drawn by the game the view names
+    (``"game"``, or ``"kind"`` while no game is open)."""
+    kind = view.get("game") or view.get("kind")
+    if kind is None:
         return screens.error_screen(
             "Hold MENU or type on the keypad to start a game",
             title="companion",
             size=size,
             mode=mode,
         )
-    if view.get("game") == "tantrix":
-        return tantrix_screen(view, size=size, mode=mode)
-    if view.get("game") == "puzzle":
-        return puzzle_screen(view, size=size, mode=mode)
-    if view.get("game") == "tokami":
-        return tokami_screen(view, size=size, mode=mode)
-    if view.get("arbiter"):
-        lines = [str(line) for line in view["arbiter"]]
-        return screens.menu_screen(
-            lines[0] if lines else "Arbiter", lines[1:5] or [""], 0, size=size, mode=mode
-        )
-    if view.get("over"):
-        return screens.result_screen(view, size=size, mode=mode)
-    image = screens.table_screen(view, size=size, mode=mode)
-    if view.get("entry"):
-        image = screens.with_prompt(image, "to", str(view["entry"]))
-    return image
+    return registry.get(kind).screen(view, size=size, mode=mode)
 
 
 class Display:

@@ -13,6 +13,7 @@ window with ``COMPANION_WINDOW=1``), a journal in ``--journal-dir DIR`` (default
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from collections.abc import Iterable
@@ -128,3 +129,17 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
         with open(argv[2], encoding="utf-8") as handle:
             return 0 if play(n, handle, out) else 1
     return 0 if play(n, stdin or sys.stdin, out) else 1
+
+
+def cmd_tantrix(args: argparse.Namespace) -> int:
+    return main(args.rest)
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``companion tantrix puzzle ...``."""
+    p = sub.add_parser("tantrix", help="Tantrix solo puzzles: tantrix puzzle discovery N [FILE]")
+    p.add_argument("puzzle", choices=["puzzle"])
+    p.add_argument(
+        "rest", nargs=argparse.REMAINDER, help="discovery N [FILE | --table [--journal-dir DIR]]"
+    )
+    p.set_defaults(func=cmd_tantrix)

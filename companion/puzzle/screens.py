@@ -248,3 +248,8 @@ def _draw_refusal(
     draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
     draw_text(draw, 2, top + 1, "Not possible", palette.on_warning)
     draw_paragraph(draw, palette, printable(error), 0, width - 1, top + 12, bottom)
+
+
+def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
+    """The registry's entry to this game's OLED screen."""
+    return puzzle_screen(view, size=size, mode=mode)

@@ -374,3 +374,28 @@ def n_from_config(config: Mapping[str, Any]) -> int:
 
 
 __all__: Sequence[str] = ("PuzzleTable", "candidate_spots", "n_from_config")
+
+
+def make_table(
+    clock: Clock,
+    journal_dir: str | Path,
+    *,
+    config: Mapping[str, Any],
+    sound: Callable[[str], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> PuzzleTable:
+    """The registry's table factory for this game."""
+    return PuzzleTable(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+
+
+def start_from_config(table: PuzzleTable, config: Mapping[str, Any]) -> Path:
+    """Start a new game with the options the configuration gives."""
+    return table.start_game(n_from_config(config))
+
+
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse a Discovery puzzle size outside the series."""
+    from companion.config import ConfigError
+
+    if not SMALLEST <= int((config.get("puzzle") or {}).get("n", DEFAULT_N)) <= LARGEST:
+        raise ConfigError(f"'puzzle.n' must be {SMALLEST} to {LARGEST} (the Discovery series)")

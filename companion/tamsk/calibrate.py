@@ -179,7 +179,8 @@ def main(config: Mapping[str, Any], config_path: Path, backend: str) -> int:
     from companion.daemon import wait_real
     from companion.hw.display import make_device
     from companion.hw.inputs import GpioInputs
-    from companion.screens import calibration_screen, frame_to_text
+    from companion.screens import frame_to_text
+    from companion.tamsk.calibration_screen import calibration_screen
 
     clock = MonotonicClock()
     device = make_device(config, backend)

@@ -339,3 +339,36 @@ def _draw_tall(
         if y + LINE_HEIGHT > last + 1:
             break
         draw_text(draw, 1, y, clip(printable(line), columns(width - 2)), palette.foreground)
+
+
+def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
+    """The screen a Tamsk table shows for its view: the new-game menu while paused or before a
+    game, the arbiter's menu, the result, or the glasses."""
+    from companion.screens.menus import menu_screen, with_prompt
+    from companion.tamsk.result_screen import result_screen
+
+    if view.get("paused") or view.get("game") is None:
+        return menu_screen(
+            "New game",
+            [
+                "level 1-3, rules 1-2",
+                "(1 adjusted, 2 orig.),",
+                "start 1-2, then #",
+                "31# = level 3 adj.",
+            ],
+            0,
+            footer=f"> {view.get('entry', '')}_  D: back",
+            size=size,
+            mode=mode,
+        )
+    if view.get("arbiter"):
+        lines = [str(line) for line in view["arbiter"]]
+        return menu_screen(
+            lines[0] if lines else "Arbiter", lines[1:5] or [""], 0, size=size, mode=mode
+        )
+    if view.get("over"):
+        return result_screen(view, size=size, mode=mode)
+    image = table_screen(view, size=size, mode=mode)
+    if view.get("entry"):
+        image = with_prompt(image, "to", str(view["entry"]))
+    return image

@@ -49,6 +49,9 @@ class _Pending:
 class Table:
     """A Tamsk table in play (or waiting for a game)."""
 
+    #: Arbiter mode runs at a Tamsk table: PIN menu, corrections, publishing.
+    arbiter_at_table = True
+
     def __init__(
         self,
         clock: Clock,
@@ -482,6 +485,19 @@ class Table:
                     self._sound("low_sand")
                     self._warn(f"{name} < {int(low)} s", gt + self.mono0, 3.0)
 
+    def animating(self) -> bool:
+        """Whether the screen changes with no input: sand running or the 15-second timer."""
+        game = self.game
+        if game is None or game.over:
+            return False
+        return game.timer.running or any(g.running for g in game.glasses.values())
+
+    def settle_inputs(self, levels: Mapping[str, bool]) -> None:
+        """The tilt switches' levels at start-up: the orientation each glass rests in."""
+        for glass, level in levels.items():
+            if glass in self.tilts:
+                self.tilts[glass].stable = self.tilts[glass].level = level
+
     def notice(self, text: str, seconds: float = 5.0) -> None:
         """Show a warning from outside the game (e.g. the sensor hub's link went down)."""
         self._warn(text, self.clock.now(), seconds)
@@ -548,7 +564,7 @@ class Table:
         """What the screen shows now: the contract's state plus the table's extras."""
         game = self.game
         if game is None:
-            return {"game": None}
+            return {"game": None, "kind": self.header.get("game") or "tamsk"}
         state = game.snapshot()
         state["names"] = dict(self.header.get("names") or {})
         state["periods"] = {g: game.glasses[g].period for g in GLASSES}
@@ -581,3 +597,43 @@ def space_from_digits(digits: str) -> str | None:
         return None
     space = f"{COLUMNS[col - 1]}{digits[1]}"
     return space if space in SPACES else None
+
+
+def make_table(
+    clock: Clock,
+    journal_dir: str | Path,
+    *,
+    config: Mapping[str, Any],
+    sound: Callable[[str], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> Table:
+    """The registry's table factory for this game."""
+    return Table(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+
+
+def start_from_config(table: Table, config: Mapping[str, Any]) -> Path:
+    """Start a new game with the options the configuration gives."""
+    return table.start_game(rules_from_config(config))
+
+
+def rules_from_config(config: Mapping[str, Any]) -> Rules:
+    """The Tamsk rules the config sets: level, ruleset, start, the glasses' measured periods."""
+    from companion.config import periods
+
+    p = periods(config)
+    timer = p.pop("timer15", 15.0)
+    g = config["game"]
+    return Rules(int(g["level"]), str(g["ruleset"]), str(g["start"]), p, timer)
+
+
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse Tamsk settings the rules do not have (level, ruleset, start)."""
+    from companion.config import ConfigError
+
+    game = config["game"]
+    if game["level"] not in (1, 2, 3):
+        raise ConfigError("'game.level' must be 1, 2 or 3")
+    if game["ruleset"] not in ("adjusted", "original"):
+        raise ConfigError("'game.ruleset' must be adjusted or original")
+    if game["start"] not in ("standard", "free"):
+        raise ConfigError("'game.start' must be standard or free")

@@ -672,3 +672,8 @@ def _draw_refusal_box(
     draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
     draw_text(draw, 2, top + 1, clip(printable(title), columns(width - 4)), palette.on_warning)
     draw_paragraph(draw, palette, detail, 0, width - 1, top + 12, bottom)
+
+
+def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
+    """The registry's entry to this game's OLED screen."""
+    return tantrix_screen(view, size=size, mode=mode)

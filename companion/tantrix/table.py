@@ -306,3 +306,20 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
         if p not in COLOURS:
             raise ValueError(f"tantrix.players: {p!r} is not one of {', '.join(COLOURS)}")
     return players
+
+
+def make_table(
+    clock: Clock,
+    journal_dir: str | Path,
+    *,
+    config: Mapping[str, Any],
+    sound: Callable[[str], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> TantrixTable:
+    """The registry's table factory for this game."""
+    return TantrixTable(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+
+
+def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:
+    """Start a new game with the options the configuration gives."""
+    return table.start_game(players_from_config(config))

@@ -411,3 +411,8 @@ def _draw_tall(
 def _fit(choices: Sequence[Any], rows: int) -> list[str]:
     """The choices that fit ``rows`` rows; the last ones (back, stop) are the ones dropped."""
     return [str(c) for c in choices][:rows]
+
+
+def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
+    """The registry's entry to this game's OLED screen."""
+    return tokami_screen(view, size=size, mode=mode)

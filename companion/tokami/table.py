@@ -286,3 +286,21 @@ def options_from_config(config: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError("tokami.colours and tokami.counts must be lists of the same length")
         options["blocks"] = dict(zip(colours, counts, strict=True))
     return options
+
+
+def make_table(
+    clock: Clock,
+    journal_dir: str | Path,
+    *,
+    config: Mapping[str, Any],
+    sound: Callable[[str], None] | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> TokamiTable:
+    """The registry's table factory for this game."""
+    return TokamiTable(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+
+
+def start_from_config(table: TokamiTable, config: Mapping[str, Any]) -> Path:
+    """Start a new game with the options the configuration gives."""
+    options = options_from_config(config)
+    return table.start_game(options.pop("players"), **options)

@@ -13,10 +13,10 @@ from PIL import Image
 from companion.clock import FakeClock
 from companion.config import defaults
 from companion.daemon import Daemon, make_sounder
-from companion.demo import ScriptedTime
 from companion.hw.display import Display, make_device
 from companion.hw.inputs import GpioInputs
 from companion.journal import read_path
+from companion.tamsk.demo import ScriptedTime
 from companion.tamsk.game import Rules
 from companion.tamsk.table import RawInput, Table
 

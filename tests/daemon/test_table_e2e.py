@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.screens import table_screen
 from companion.tamsk.game import Rules
+from companion.tamsk.screens import table_screen
 from companion.verify import verify_path
 from tests.daemon.harness import make_rig
 

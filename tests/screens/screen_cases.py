@@ -14,15 +14,10 @@ from typing import Any, TypedDict
 
 from PIL import Image
 
-from companion.screens import (
-    calibration_screen,
-    error_screen,
-    menu_screen,
-    new_game_screen,
-    result_screen,
-    table_screen,
-    with_prompt,
-)
+from companion.screens import error_screen, menu_screen, new_game_screen, with_prompt
+from companion.tamsk.calibration_screen import calibration_screen
+from companion.tamsk.result_screen import result_screen
+from companion.tamsk.screens import table_screen
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "reference" / "screens"
 

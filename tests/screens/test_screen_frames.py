@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
-from companion.screens import frame_to_text, table_screen, upscale
+from companion.screens import frame_to_text, upscale
 from companion.screens.digits import draw_digits
+from companion.tamsk.screens import table_screen
 from tests.screens.screen_cases import midgame_view
 
 UPPER, LOWER, FULL = "\u2580", "\u2584", "\u2588"

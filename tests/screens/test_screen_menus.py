@@ -8,14 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import ImageChops
 
-from companion.screens import (
-    NEW_GAME_FIELDS,
-    menu_screen,
-    new_game_screen,
-    table_screen,
-    with_prompt,
-)
+from companion.screens import NEW_GAME_FIELDS, menu_screen, new_game_screen, with_prompt
 from companion.screens.layout import visible_window
+from companion.tamsk.screens import table_screen
 from tests.screens.screen_cases import MENU_ITEMS, level1_view, lit_fraction
 
 #: List lines on a 128x64 menu: the title bar takes rows 0-9, then one line every 10 rows.

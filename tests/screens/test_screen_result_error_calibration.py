@@ -8,18 +8,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import ImageChops
 
-from companion.screens import (
+from companion.screens import error_screen
+from companion.screens.text import wrap
+from companion.tamsk.calibration_screen import (
     calibration_screen,
     calibration_warning,
-    error_screen,
     mean_periods,
     off_nominal,
-    reason_in_words,
-    result_screen,
-    run_out_order,
 )
-from companion.screens.text import wrap
-from companion.tamsk.result_screen import _decimals
+from companion.tamsk.result_screen import _decimals, reason_in_words, result_screen, run_out_order
 from tests.screens.screen_cases import (
     MEASURED,
     fresh,

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import ImageChops
 
-from companion.screens import palette_for, table_screen
+from companion.screens import palette_for
+from companion.tamsk.screens import table_screen
 from companion.tamsk.view import clock_text, countdown_number, seconds_text
 from tests.screens.screen_cases import (
     BLACK_COLUMN,

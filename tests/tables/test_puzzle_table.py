@@ -10,12 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import registry
 from companion.cli import main as cli_main
+from companion.clock import FakeClock
+from companion.config import defaults
 from companion.hw.display import pick_screen
 from companion.puzzle.simulate import simulate, summary
 from companion.puzzle.table import PuzzleTable
 from companion.scenario import MalformedInput
-from companion.tables import table_class
 from companion.tantrix.game import Placement
 from tests.tables.driving import Seat, replay, seat
 from tests.tables.screen_views import DISCOVERY_4, lay_tile, puzzle_seat
@@ -254,7 +256,9 @@ def test_simulate_names_a_malformed_line(
 
 
 def test_the_puzzle_kind_is_registered_and_drawn() -> None:
-    assert table_class("puzzle") is PuzzleTable
+    with tempfile.TemporaryDirectory() as folder:
+        table = registry.get("puzzle").make_table(FakeClock(), folder, config=defaults())
+        assert isinstance(table, PuzzleTable)
     with tempfile.TemporaryDirectory() as folder:
         s = started(Path(folder))
         image = pick_screen(s.view, (128, 64), "1")

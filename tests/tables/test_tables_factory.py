@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from companion import registry
 from companion.clock import FakeClock
 from companion.config import defaults
 from companion.hw.display import pick_screen
-from companion.tables import (
-    find_unfinished,
-    game_kind,
-    make_table,
-    start_configured_game,
-    table_class,
-)
+from companion.tables import Table as TableProtocol
+from companion.tables import find_unfinished, make_table, start_configured_game
 from companion.tamsk.table import RawInput, Table
 from companion.tantrix.table import TantrixTable
 from companion.tokami.table import TokamiTable
 from tests.tables.driving import seat
+
+
+def table_class(kind: str) -> type:
+    """The controller class the registry's kind builds."""
+    with tempfile.TemporaryDirectory() as folder:
+        table = registry.get(kind).make_table(FakeClock(), folder, config=defaults())
+        return type(table)
 
 
 def config_for(kind: str, **sections: dict[str, object]) -> dict[str, object]:
@@ -39,7 +43,15 @@ def test_each_game_kind_has_its_controller() -> None:
 
 
 def test_a_config_without_a_game_kind_is_a_tamsk_table() -> None:
-    assert game_kind(defaults()) == "tamsk"
+    config = defaults()
+    del config["game"]["kind"]
+    assert registry.configured(config).name == "tamsk"
+
+
+@pytest.mark.parametrize("kind", ["tamsk", "tantrix", "tokami", "puzzle"])
+def test_every_controller_satisfies_the_table_protocol(tmp_path: Path, kind: str) -> None:
+    table = registry.get(kind).make_table(FakeClock(), tmp_path, config=config_for(kind))
+    assert isinstance(table, TableProtocol)
 
 
 @pytest.mark.parametrize("kind", ["tamsk", "tantrix", "tokami"])

@@ -224,11 +224,11 @@ async def run_demo(
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from companion.config import defaults
-    from companion.daemon import Daemon, make_sounder, rules_from_config
+    from companion.daemon import Daemon, make_sounder
     from companion.hw.display import Display, make_device
     from companion.hw.inputs import GpioInputs
     from companion.screens import frame_to_text
-    from companion.tamsk.table import Table
+    from companion.tamsk.table import Table, rules_from_config
 
     out = out or sys.stdout
     live = out.isatty() if live is None else live
