@@ -17,7 +17,7 @@ demo: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check companion tests bench firmware hardware
-	$(BIN)/mypy --strict companion/tamsk companion/tantrix companion/tokami companion/replay companion/notation.py companion/arbiter companion/puzzle
+	$(BIN)/mypy --strict companion
 
 test: lint
 	$(BIN)/python -m pytest

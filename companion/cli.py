@@ -70,8 +70,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     cfg = config_for_command(args.config)
-    backend = args.backend or str(cfg["table"]["backend"])  # type: ignore[index]
-    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])  # type: ignore[index]
+    backend = args.backend or str(cfg["table"]["backend"])
+    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
     if backend == "desktop":
         from companion.desktop import main as desktop_main
 

@@ -208,7 +208,7 @@ def with_calibration(config: Mapping[str, Any], measured: Mapping[str, float]) -
     return out
 
 
-def config_for_command(path: str | None) -> dict[str, object]:
+def config_for_command(path: str | None) -> dict[str, Any]:
     """The config at ``path`` (default /etc/companion/config.toml); a bad one exits 2."""
     try:
         return load(path)

@@ -240,11 +240,11 @@ async def serve(
 
     factory: Any = None
     if backend == "pi" and config["table"]["pin_factory"] == "rpigpio":
-        from gpiozero.pins.rpigpio import RPiGPIOFactory  # type: ignore[import-untyped]
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
 
         factory = RPiGPIOFactory()
     elif backend == "mock":
-        from gpiozero.pins.mock import MockFactory, MockPWMPin  # type: ignore[import-untyped]
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         factory = MockFactory(pin_class=MockPWMPin)
     sounder = make_sounder(config, factory)
@@ -387,7 +387,7 @@ class HubInputs:
 
 def make_sounder(config: Mapping[str, Any], factory: Any) -> Any:
     """The buzzer from the config: a passive piezo (TonalBuzzer) or an active Buzzer."""
-    from gpiozero import Buzzer  # type: ignore[import-untyped]
+    from gpiozero import Buzzer
 
     from companion.hw.buzzer import Sounder, piezo
 

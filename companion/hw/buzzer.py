@@ -47,8 +47,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gpiozero import Buzzer, TonalBuzzer  # type: ignore[import-untyped]
-from gpiozero.tones import Tone  # type: ignore[import-untyped]
+from gpiozero import Buzzer, TonalBuzzer
+from gpiozero.tones import Tone
 
 TIMER_OUT = "timer_out"
 ERROR = "error"

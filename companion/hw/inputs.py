@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gpiozero import DigitalInputDevice  # type: ignore[import-untyped]
+from gpiozero import DigitalInputDevice
 
 from companion.clock import Clock
 from companion.inputs import RawInput

@@ -458,7 +458,7 @@ class MatrixKeypad:
         if debounce_scans < 1:
             raise ValueError("debounce_scans must be at least 1")
         if pin_factory is None:
-            from gpiozero import Device  # type: ignore[import-untyped]
+            from gpiozero import Device
 
             Device.ensure_pin_factory()
             pin_factory = Device.pin_factory

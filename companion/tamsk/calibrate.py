@@ -210,12 +210,10 @@ def main(config: Mapping[str, Any], config_path: Path, backend: str) -> int:
             from gpiozero.pins.mock import MockFactory
 
             factory = MockFactory()
-        inputs = GpioInputs(
-            config,
-            clock,
-            lambda raw: loop.call_soon_threadsafe(queue.put_nowait, raw),
-            pin_factory=factory,
-        )
+        def deliver(raw: RawInput) -> None:  # gpiozero's callback thread
+            loop.call_soon_threadsafe(queue.put_nowait, raw)
+
+        inputs = GpioInputs(config, clock, deliver, pin_factory=factory)
         try:
             await run(
                 calibration, CalibrationInputs(calibration, config), clock, queue, show, wait_real

@@ -33,7 +33,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     cfg = config_for_command(args.config)
     path = Path(args.config) if args.config else config_mod.DEFAULT_PATH
-    backend = args.backend or str(cfg["table"]["backend"])  # type: ignore[index]
+    backend = args.backend or str(cfg["table"]["backend"])
     return calibrate_main(cfg, path, backend)
 
 
@@ -44,11 +44,11 @@ def cmd_new_game(args: argparse.Namespace) -> int:
     from companion.tamsk.table import Table, rules_from_config
 
     cfg = config_for_command(args.config)
-    game = cfg["game"]  # type: ignore[index]
+    game = cfg["game"]
     for key in ("level", "ruleset", "start"):
         if getattr(args, key) is not None:
             game[key] = getattr(args, key)
-    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])  # type: ignore[index]
+    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
     names = {p: n for p, n in (("red", args.red), ("black", args.black)) if n}
     table = Table(MonotonicClock(), journal_dir, config=cfg)
     try:

@@ -113,11 +113,10 @@ class Table3Script:
 
     def keys(self, t: float, text: str) -> None:
         for i, k in enumerate(text):
-            self.time.at(
-                t + 0.15 * i,
-                lambda k=k: self.deliver(RawInput("key", k, True, self.time.clock.now())),
-                f"key {k}",
-            )
+            self.time.at(t + 0.15 * i, self._key_press(k), f"key {k}")
+
+    def _key_press(self, key: str) -> Callable[[], None]:
+        return lambda: self.deliver(RawInput("key", key, True, self.time.clock.now()))
 
     def flip(self, t: float, glass: str, to: str | None = None) -> None:
         """Type the destination, then turn the glass over: the switch chatters, then settles."""
