@@ -239,6 +239,21 @@ class JournalWriter:
         return writer
 
     @classmethod
+    def create_unique(
+        cls, folder: str | Path, stem: str, header: Mapping[str, Any]
+    ) -> JournalWriter:
+        """Start a new journal named ``stem.jsonl`` in ``folder``, or ``stem-2.jsonl``, ... when
+        that name is taken (two games started in the same second)."""
+        folder = Path(folder)
+        for n in range(1, 1000):
+            path = folder / (f"{stem}.jsonl" if n == 1 else f"{stem}-{n}.jsonl")
+            try:
+                return cls.create(path, header)
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"{folder}: no free journal name for {stem}")
+
+    @classmethod
     def resume(cls, path: str | Path) -> tuple[JournalWriter, Journal]:
         """Reopen a journal to go on appending after a restart.
 

@@ -87,7 +87,7 @@ class KeypadTable:
         now, wall = self.clock.now(), self.clock.wall()
         stamp = datetime.fromtimestamp(wall, UTC)
         table_no = int(table if table is not None else self.config["table"]["number"])
-        filename = name or f"{self.GAME}-t{table_no}-{stamp:%Y%m%d-%H%M%S}.jsonl"
+        stem = f"{self.GAME}-t{table_no}-{stamp:%Y%m%d-%H%M%S}"
         header: dict[str, Any] = {
             "game": self.GAME,
             **fields,
@@ -96,7 +96,10 @@ class KeypadTable:
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
         }
-        self.writer = JournalWriter.create(self.journal_dir / filename, header)
+        if name:
+            self.writer = JournalWriter.create(self.journal_dir / name, header)
+        else:  # two games in one second get distinct names
+            self.writer = JournalWriter.create_unique(self.journal_dir, stem, header)
         self.header = header
         self.mono0 = now
         self.last_t = 0.0

@@ -129,7 +129,7 @@ class Table:
         now, wall = self.clock.now(), self.clock.wall()
         stamp = datetime.fromtimestamp(wall, UTC)
         table_no = int(table if table is not None else self.config["table"]["number"])
-        filename = name or f"tamsk-t{table_no}-{stamp:%Y%m%d-%H%M%S}.jsonl"
+        stem = f"tamsk-t{table_no}-{stamp:%Y%m%d-%H%M%S}"
         header: dict[str, Any] = {
             "game": "tamsk",
             "level": rules.level,
@@ -142,7 +142,10 @@ class Table:
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
         }
-        self.writer = JournalWriter.create(self.journal_dir / filename, header)
+        if name:
+            self.writer = JournalWriter.create(self.journal_dir / name, header)
+        else:  # two games in one second get distinct names
+            self.writer = JournalWriter.create_unique(self.journal_dir, stem, header)
         self._path = self.writer.path
         self.header = header
         self.game = Game(rules)
