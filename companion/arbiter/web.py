@@ -10,8 +10,8 @@ Routes::
     GET  /                 the live page (spectators: read-only)
     GET  /arbiter          the same page with the correction form
     GET  /api/state        every table as JSON
-    GET  /board/N.svg      table N's board as SVG (Tantrix and Tokami tables; Tamsk boards are
-                           drawn by the page from the JSON)
+    GET  /board/N.svg      table N's board as SVG, for a game whose arbiter facet draws one
+                           (others are drawn by the page from the JSON, by the game's script)
     GET  /api/stream       Server-Sent Events: tables as they change, everything once a second
     POST /api/command      {"table": 3, "pin": "....", "correction": {...}}: the arbiter's PIN is
                            checked (hash, constant-time, lock-out) and the correction goes to
