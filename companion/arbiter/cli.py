@@ -246,7 +246,7 @@ def add_commands(sub: Any) -> None:
     v.set_defaults(func=cmd_standings)
 
     p = sub.add_parser("dispute", help="what happened around one moment of a game")
-    p.add_argument("file", help="a Tamsk journal")
+    p.add_argument("file", help="a game's journal (of a game that tells disputes)")
     p.add_argument("--at", required=True,
                    help="seconds (212.5), game clock (3:32.5) or time of day (14:03:12)")
     p.add_argument("--window", type=float, default=20.0, help="seconds each side (default 20)")

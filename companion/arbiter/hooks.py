@@ -7,11 +7,13 @@ the loop), and the answer goes back to the publisher's thread. Wiring, in
 ``companion.daemon.serve``::
 
     hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
-    table = Table(clock, journal_dir, config=config, sound=..., on_record=hooks.on_record)
+    table = make_table(config, clock, journal_dir, sound=..., on_record=hooks.on_record)
     ... start or resume the game ...
-    hooks.attach(table)              # the station, and the publisher starts (if [mqtt] enabled)
-    ... keypad keys: if not hooks.key(key, t): table handles it as before
+    hooks.attach(table)   # the publisher starts (if [mqtt] enabled); and arbiter mode at the
+                          # table when the game has it (the table's key and view filters)
     ... finally: hooks.close()
+
+A game without arbiter mode at the table (no station from its arbiter facet) is still published.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.settings import arbiter_settings, mqtt_settings, table_number
-from companion.arbiter.station import ArbiterStation, ClockLike, TableLike
+from companion.arbiter.station import ArbiterStation, ClockLike, OpenTable, station_for
 
 
 class ArbiterHooks:
@@ -53,9 +55,15 @@ class ArbiterHooks:
         if self.publisher is not None:
             self.publisher.record(sealed)
 
-    def attach(self, table: TableLike) -> ArbiterStation:
-        """Bind to the table once its game is open; starts publishing."""
-        self.station = ArbiterStation(table, self.clock)
+    def attach(self, table: OpenTable) -> ArbiterStation | None:
+        """Bind to the table once its game is open; starts publishing. When the game has arbiter
+        mode at the table, its station takes the keypad's keys and rewrites the view first
+        (the table's ``key_filter`` and ``view_filter``, when it has them)."""
+        self.station = station_for(table, self.clock)
+        filtered: Any = table  # companion.tables.Table has both filters
+        if self.station is not None and hasattr(filtered, "key_filter"):
+            filtered.key_filter = self.key
+            filtered.view_filter = self.view
         if self.publisher is not None:
             self.publisher.bind(lambda: table.journal_path)
             self.publisher.start()

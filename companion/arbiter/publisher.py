@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.arbiter import topics
+from companion.arbiter.kinds import Mirror, arbiter_for
 from companion.arbiter.mqtt import make_client, paho, success
 from companion.arbiter.settings import MqttSettings
 
@@ -67,7 +68,7 @@ class _Outbox:
     sent: int = -1  # published up to here on this connection
     high: int = -1  # the highest seq ever published (from this process)
     pending_acks: set[int] = field(default_factory=set)
-    mirror: Any = None
+    mirror: Mirror | None = None
     state_seq: int = -1  # the seq of the last state published
     result_key: Any = None
     resends: dict[int, float] = field(default_factory=dict)
@@ -367,37 +368,11 @@ class TablePublisher:
     def _fold(self, box: _Outbox, record: dict[str, Any]) -> None:
         """Keep a mirror of the game, for the retained state snapshot."""
         if record.get("seq") == 0:
-            if record.get("game") in ("tantrix", "tokami"):
-                from companion.arbiter.boards import mirror_for
-
-                box.mirror = mirror_for(record)
-                return
-            if record.get("game") == "tamsk":
-                from companion.tamsk.game import Game
-                from companion.tamsk.simulate import rules_from_header
-
-                try:
-                    box.mirror = Game(rules_from_header(record))
-                except ValueError:
-                    box.mirror = None
+            game = arbiter_for(record.get("game"))
+            box.mirror = game.mirror(record) if game is not None else None
             return
-        game = box.mirror
-        if game is None:
-            return
-        if box.records[0].get("game") != "tamsk":
-            try:
-                game.apply(record)  # a Tantrix or Tokami mirror: the engine's own fold
-            except ValueError:
-                pass
-            return
-        from companion.tamsk.events import parse_event
-
-        t = record.get("t")
-        if isinstance(t, (int, float)) and not isinstance(t, bool) and t >= game.t:
-            try:
-                game.apply(parse_event(record, float(t)))
-            except ValueError:
-                pass
+        if box.mirror is not None:
+            box.mirror.apply(record)
 
     def _save_acks(self) -> None:
         for box in self._outboxes:
@@ -452,10 +427,7 @@ class TablePublisher:
     def _publish_state(self, client: Any, box: _Outbox) -> None:
         last = box.records[box.last]
         header = box.records[0]
-        state: dict[str, Any] | None = None
-        if box.mirror is not None:
-            tamsk = header.get("game") == "tamsk"
-            state = box.mirror.snapshot() if tamsk else box.mirror.state()
+        state = box.mirror.snapshot() if box.mirror is not None else None
         payload = {
             "table": self.table,
             "game": box.game,

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from companion import journal as journal_mod
+from companion import registry
 from companion.arbiter import signing
-from companion.simulate import simulator_for
 
 KIND = "companion-result"
 VERSION = 1
@@ -87,42 +87,22 @@ def result_from_journal(path: str | Path, records: int | None = None) -> dict[st
         last_hash = _hash_of(path, records)
     game = str(header.get("game"))
     try:
-        sim = simulator_for(game)
-    except ImportError:
+        kind = registry.get(game)
+    except registry.UnknownGame:
         raise ResultError(f"{path}: unknown game {game!r}") from None
-    state = sim.simulate(dict(header), [(n, body) for n, body in events])
+    state = kind.simulate(dict(header), [(n, body) for n, body in events])
     names = header.get("names") if isinstance(header.get("names"), dict) else {}
     assert isinstance(names, dict)
-    forfeit = False
-    if game == "tamsk":
-        colours = ["red", "black"]
-        if not state["over"]:
-            raise ResultError(f"{path}: the game is not over: no result yet")
-        winner = state["winner"]
-        reason = state["reason"]
-        forfeit = reason == "forfeit"
-        score = {c: int(state["rings_left"][c]) for c in colours}
-        # Fewer rings left is better: the margin is the opponent's rings minus one's own.
-        margin = {c: score[o] - score[c] for c, o in zip(colours, reversed(colours), strict=True)}
-        confirmed = bool(state.get("confirmed"))
-        over_at = state.get("over_at")
-    elif game == "tantrix":
-        colours = list(state["players"])
-        if len(colours) != 2:
-            raise ResultError(f"{path}: results are kept for two-player games only")
-        if not state["over"] and not state.get("ended"):
-            raise ResultError(f"{path}: the game is not over: no result yet")
-        score = {c: int(state["scores"][c]["points"]) for c in colours}
-        a, b = colours
-        winner = state["winner"]
-        if winner is None:  # stopped by the arbiter: the score as it stands decides
-            winner = a if score[a] > score[b] else b if score[b] > score[a] else "tie"
-        reason = "score" if state["over"] else "score at end"
-        margin = {a: score[a] - score[b], b: score[b] - score[a]}
-        confirmed = True
-        over_at = None
-    else:
-        raise ResultError(f"{path}: results are kept for Tamsk and Tantrix games")
+    facet = kind.arbiter()
+    try:
+        outcome = facet.result(state) if facet is not None else None
+    except ValueError as exc:
+        raise ResultError(f"{path}: {exc}") from None
+    if outcome is None:
+        raise ResultError(f"{path}: {kind.title} games keep no result records")
+    colours, winner, reason = outcome.colours, outcome.winner, outcome.reason
+    forfeit, score, margin = outcome.forfeit, outcome.score, outcome.margin
+    confirmed, over_at = outcome.confirmed, outcome.over_at
     return {
         "kind": KIND,
         "version": VERSION,

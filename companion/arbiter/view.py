@@ -10,16 +10,14 @@ hash) it keeps the records in ``seq`` order:
 - each applied record must chain to the one before (``prev`` is its hash), else an alert says so.
 
 It folds every record through the same engine as the table, so what it shows is the journal's
-meaning, not a copy of the table's screen. Tamsk: board, rings, sand per glass (run on to the
-moment shown), whose turn, the 15-second timer. Tantrix and Tokami (folded by
-:mod:`companion.arbiter.boards`): the ``companion simulate`` state (Tantrix: tiles, forced
-spaces, bag and phase, each colour's score; Tokami: standings, round, blocks left, the
-forbidden block), whose turn, and a link to the board's picture. For every game, the alerts an
-arbiter must see: a glass under 10 s, a 15-second overrun, a refused input, a table offline,
-records missing, a command refused.
+meaning, not a copy of the table's screen: the game's arbiter facet
+(:class:`companion.arbiter.kinds.ArbiterGame`) gives the engine (a *mirror*) and fills the
+table's card from it (the board or a link to its picture, whose turn, the game's own alerts).
+For every game, the alerts an arbiter must see: a table offline, records missing, a broken hash
+chain, a command refused. A game without an arbiter facet is shown without its state.
 
-Until the events of a keypad game have arrived (a page opened while a table was offline), a
-retained state snapshot that carries the game's state is shown instead.
+Until the events of a game have arrived (a page opened while a table was offline), a retained
+state snapshot that carries the game's state is shown instead, when the game can show one.
 """
 
 from __future__ import annotations
@@ -31,12 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.arbiter import topics
-from companion.arbiter.boards import KEYPAD_GAMES, Mirror, mirror_for
-from companion.tamsk.events import GLASSES, parse_event
-from companion.tamsk.game import Game
+from companion.arbiter.kinds import Mirror, arbiter_for
 
-LOW_SAND_S = 10.0
-RECENT_S = 20.0  # game seconds a refused input or a penalty stays on the alert list
 ASK_AGAIN_S = 1.0
 MAX_EXTRAPOLATION_S = 600.0
 
@@ -48,8 +42,7 @@ class GameLog:
     game: str
     records: list[dict[str, Any]] = field(default_factory=list)
     waiting: dict[int, dict[str, Any]] = field(default_factory=dict)
-    mirror: Game | None = None
-    keypad: Mirror | None = None  # a Tantrix or Tokami game's engine
+    mirror: Mirror | None = None  # the game's engine (from its arbiter facet)
     received_at: float = 0.0  # local monotonic time the last record was applied
     chain_broken: int | None = None  # the first seq whose prev did not match
 
@@ -171,28 +164,14 @@ class ArbiterView:
         log.received_at = now
         if seq == 0:
             self._start(tv, log)
-        elif log.keypad is not None:
-            log.keypad.apply(record)
         elif log.mirror is not None:
-            t = record.get("t")
-            if isinstance(t, (int, float)) and not isinstance(t, bool) and t >= log.mirror.t:
-                try:
-                    log.mirror.apply(parse_event(record, float(t)))
-                except ValueError:
-                    pass
+            log.mirror.apply(record)
         self._changed(tv)
 
     def _start(self, tv: TableView, log: GameLog) -> None:
         header = log.header
-        if header.get("game") == "tamsk":
-            from companion.tamsk.simulate import rules_from_header
-
-            try:
-                log.mirror = Game(rules_from_header(header))
-            except ValueError:
-                log.mirror = None
-        elif header.get("game") in KEYPAD_GAMES:
-            log.keypad = mirror_for(header)
+        game = arbiter_for(header.get("game"))
+        log.mirror = game.mirror(header) if game is not None else None
         current = tv.current
         if current is None or str(header.get("created", "")) >= str(
             current.header.get("created", "")
@@ -287,70 +266,15 @@ class ArbiterView:
             if now - at < 30.0 and reply.get("ok") is False:
                 text = f"command refused: {reply.get('detail')}"
                 alerts.append({"kind": "command", "text": text})
-        if log.keypad is not None:
-            state = log.keypad.state()
-            _keypad_json(tv, out, log.keypad.kind, state, header, log.received_at, now)
-            return out
-        game = log.mirror
-        if game is None:
-            return out
-        running = tv.status != "offline" and not game.over
-        t_now = game.t + (min(MAX_EXTRAPOLATION_S, max(0.0, now - log.received_at))
-                          if running else 0.0)
-        glasses = {}
-        for name in GLASSES:
-            g = game.glasses[name]
-            sand = g.sand_at(t_now)
-            dead = g.dead or (g.running and sand <= 0.0)
-            glasses[name] = {
-                "space": g.space,
-                "sand": round(sand, 1),
-                "running": g.running and not dead,
-                "dead": dead,
-                "period": g.period,
-            }
-            if game.rules.timed and not game.over:
-                if dead and not g.dead:
-                    alerts.append({"kind": "out", "text": f"{name} has run out"})
-                elif g.running and sand < LOW_SAND_S and not dead:
-                    alerts.append({"kind": "low", "text": f"{name} under 10 s ({sand:.1f} s)"})
-        timer = game.timer
-        remaining = timer.expires - t_now if timer.running else 0.0
-        if (
-            timer.running
-            and remaining <= 0.0
-            and timer.against == game.turn
-            and timer.against_turn == game.turn_no
-        ):
-            alerts.append({"kind": "overrun", "text": f"15 s overrun: {timer.against}"})
-        for p in game.penalties:
-            if t_now - p.t < RECENT_S:
-                alerts.append({"kind": "overrun", "text": f"penalty {p.kind}: {p.player}"})
-        for v in game.violations:
-            if t_now - v.t < RECENT_S:
-                alerts.append({"kind": "refused", "text": f"refused ({v.player}): {v.detail}"})
-        outcome = game.outcome
-        out.update(
-            t=round(t_now, 2),
-            turn=game.turn,
-            over=outcome is not None,
-            winner=outcome.winner if outcome else None,
-            reason=outcome.reason if outcome else None,
-            confirmed=game.confirmed,
-            rings_left=dict(game.rings_left),
-            spaces=dict(game.rings_on),
-            glasses=glasses,
-            in_hand=dict(game.in_hand),
-            timer15={
-                "running": timer.running and remaining > 0.0,
-                "remaining": round(max(0.0, remaining), 1),
-                "against": timer.against if timer.running else None,
-            },
-            penalties=[p.to_dict() for p in game.penalties],
-            corrections=list(game.corrections),
-            last_input=_last_input(game),
-        )
+        if log.mirror is not None:
+            log.mirror.card(out, elapsed=self._elapsed(log.received_at, now),
+                            online=tv.status != "offline", board=_board_url(tv, out))
         return out
+
+    @staticmethod
+    def _elapsed(received_at: float, now: float) -> float:
+        """Seconds since the last record arrived, as far as the page runs the clock on."""
+        return min(MAX_EXTRAPOLATION_S, max(0.0, now - received_at))
 
     def _snapshot_json(self, tv: TableView, out: dict[str, Any], now: float) -> None:
         """No records yet: a keypad game's retained state snapshot, when it carries one."""
@@ -359,19 +283,28 @@ class ArbiterView:
         if not isinstance(header, dict) or not isinstance(state, dict) or not isinstance(game, str):
             return
         kind = header.get("game")
-        if kind not in KEYPAD_GAMES or state.get("game") != kind:
+        facet = arbiter_for(kind)
+        if facet is None:
             return
-        out.update(
-            game=game,
-            seq=snap.get("seq"),
-            wall=snap.get("wall"),
-            names=header.get("names") or {},
-            kind=kind,
-            round=header.get("round"),
-            missing=0,
-            from_snapshot=True,
-        )
-        _keypad_json(tv, out, str(kind), state, header, tv.state_at, now)
+        shown: dict[str, Any] = {
+            "game": game,
+            "seq": snap.get("seq"),
+            "wall": snap.get("wall"),
+            "names": header.get("names") or {},
+            "kind": kind,
+            "round": header.get("round"),
+            "missing": 0,
+            "from_snapshot": True,
+        }
+        card: dict[str, Any] = {"alerts": []}
+        if not facet.snapshot_card(card, state, header,
+                                   elapsed=self._elapsed(tv.state_at, now),
+                                   online=tv.status != "offline",
+                                   board=_board_url(tv, shown)):
+            return
+        out.update(shown)
+        out["alerts"].extend(card.pop("alerts"))
+        out.update(card)
 
     def snapshot(self, now: float) -> dict[str, Any]:
         return {
@@ -380,50 +313,7 @@ class ArbiterView:
         }
 
 
-def _keypad_json(tv: TableView, out: dict[str, Any], kind: str, state: Mapping[str, Any],
-                 header: Mapping[str, Any], received_at: float, now: float) -> None:
-    """A Tantrix or Tokami table's part of :meth:`ArbiterView.table_json`.
-
-    The game's ``simulate`` state goes under the game's name (``"tantrix"`` / ``"tokami"``,
-    so a Tokami round never reads as the tournament's round; Tokami adds the header's
-    ``worthless`` colour and ``round_ends_at``, which its picture needs), whose turn and the
-    result at the top as for Tamsk, and ``"board"``, the address of the board's picture
-    (``/board/N.svg``; the query changes with every record, so the page fetches it again only
-    then). A refused input stays on the alert list for :data:`RECENT_S` seconds of game time.
-    """
-    over = bool(state.get("over"))
-    t_state = float(state.get("t") or 0.0)
-    running = tv.status != "offline" and not over
-    t_now = t_state + (min(MAX_EXTRAPOLATION_S, max(0.0, now - received_at)) if running else 0.0)
-    violations = [v for v in state.get("violations", []) if isinstance(v, Mapping)]
-    alerts: list[dict[str, str]] = out["alerts"]
-    for v in violations:
-        t = v.get("t")
-        if isinstance(t, (int, float)) and t_now - float(t) < RECENT_S:
-            alerts.append({"kind": "refused", "text": f"refused ({v.get('player')}): "
-                                                      f"{v.get('detail')}"})
-    shown = {k: v for k, v in state.items() if k not in ("game", "history")}
-    shown["violations"] = violations
-    if kind == "tokami":
-        for name in ("worthless", "round_ends_at"):
-            if name in header:
-                shown[name] = header[name]
-    out.update(
-        t=round(t_now, 2),
-        turn=None if over else state.get("turn"),
-        over=over,
-        winner=state.get("winner"),
-        reason=state.get("reason") or ("ended" if state.get("ended") else None),
-        players=list(state.get("players", [])),
-        board=f"/board/{tv.table}.svg?game={out.get('game')}&seq={out.get('seq')}",
-    )
-    out[kind] = shown
-
-
-def _last_input(game: Game) -> dict[str, Any] | None:
-    from companion.tamsk.corrections import UNDOABLE
-
-    for event in reversed(game.history):
-        if event.kind in UNDOABLE:
-            return event.to_dict()
-    return None
+def _board_url(tv: TableView, out: Mapping[str, Any]) -> str:
+    """The address of a table's board picture (``/board/N.svg``; the query changes with every
+    record, so the page fetches it again only then)."""
+    return f"/board/{tv.table}.svg?game={out.get('game')}&seq={out.get('seq')}"

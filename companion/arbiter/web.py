@@ -10,8 +10,8 @@ Routes::
     GET  /                 the live page (spectators: read-only)
     GET  /arbiter          the same page with the correction form
     GET  /api/state        every table as JSON
-    GET  /board/N.svg      table N's board as SVG (Tantrix and Tokami tables; Tamsk boards are
-                           drawn by the page from the JSON)
+    GET  /board/N.svg      table N's board as SVG, for a game whose arbiter facet draws one
+                           (others are drawn by the page from the JSON, by the game's script)
     GET  /api/stream       Server-Sent Events: tables as they change, everything once a second
     POST /api/command      {"table": 3, "pin": "....", "correction": {...}}: the arbiter's PIN is
                            checked (hash, constant-time, lock-out) and the correction goes to
@@ -37,11 +37,11 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlparse
 
+from companion import registry
 from companion.arbiter import signing
-from companion.arbiter.boards import KEYPAD_GAMES, board_svg
+from companion.arbiter.kinds import arbiter_for
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import ArbiterSettings
-from companion.tamsk.board import CAPACITY, SPACES, coordinates
 
 log = logging.getLogger(__name__)
 
@@ -66,14 +66,17 @@ class Source(Protocol):
     def results(self) -> list[dict[str, Any]]: ...
 
 
-def board_geometry() -> dict[str, list[float]]:
-    """Where each space is drawn: x, y and capacity (the hexagonal board, a1 bottom left)."""
-    out = {}
-    for space in SPACES:
-        i, y = coordinates(space)
-        v = y - i / 2
-        out[space] = [24 + i * 32, 24 + (5.5 - v) * 36, CAPACITY[space]]
-    return out
+def page(arbiter: bool) -> str:
+    """The live page: the games' own card scripts and correction fields (each registered
+    game's arbiter facet) in the shared page, with the correction form for the arbiter."""
+    scripts, fields = [], []
+    for name in registry.names():
+        game = registry.get(name).arbiter()
+        if game is not None:
+            scripts.append(game.page_script())
+            fields.append(game.correction_fields())
+    out = PAGE.replace("__FIELDS__", "".join(fields)).replace("__GAMES__", "".join(scripts))
+    return out.replace("__ARBITER__", "true" if arbiter else "false")
 
 
 class ArbiterServer:
@@ -173,23 +176,20 @@ class ArbiterServer:
 
     def board(self, table: int) -> str | None:
         """Table ``table``'s board as SVG, or None when it has none to draw (no such table, a
-        Tamsk table, no game yet). Drawn once per record: kept until the table's next one."""
+        game whose board the page draws itself, no game yet). Drawn once per record: kept until
+        the table's next one."""
         shown = next((t for t in self.source.snapshot()["tables"] if t["table"] == table), None)
-        if shown is None or shown.get("kind") not in KEYPAD_GAMES:
-            return None
-        kind = str(shown["kind"])
-        state = shown.get(kind)
-        if not isinstance(state, dict):
+        game = arbiter_for(shown.get("kind")) if shown is not None else None
+        if shown is None or game is None:
             return None
         key = (shown.get("game"), shown.get("seq"))
         with self._boards_lock:
             cached = self._boards.get(table)
         if cached is not None and cached[0] == key:
             return cached[1]
-        header = {k: state[k] for k in ("players", "blocks", "rounds", "worthless",
-                                         "round_ends_at") if k in state}
-        svg = board_svg(kind, state, header if kind == "tokami" else None,
-                        label=f"table {table}, record {shown.get('seq')}")
+        svg = game.board_svg(shown, label=f"table {table}, record {shown.get('seq')}")
+        if svg is None:
+            return None
         with self._boards_lock:
             self._boards[table] = (key, svg)
         return svg
@@ -224,9 +224,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = urlparse(self.path).path
         if path in ("/", "/arbiter"):
-            page = PAGE.replace("__GEOMETRY__", json.dumps(board_geometry()))
-            page = page.replace("__ARBITER__", "true" if path == "/arbiter" else "false")
-            self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
+            html = page(arbiter=path == "/arbiter")
+            self._send(HTTPStatus.OK, html.encode(), "text/html; charset=utf-8")
         elif path == "/api/state":
             self._json(HTTPStatus.OK, self.app.source.snapshot())
         elif path == "/api/stream":
@@ -356,26 +355,15 @@ form label { margin-right: 0.6em; }
 <form id="correct" hidden>
  <b>Correction</b> (the table journals it)
  <label>table <input name="table" type="number" min="1" value="1" size="3"></label>
- <label>what <select name="what">
-  <option>sand</option><option>space</option><option>add-ring</option><option>remove-ring</option>
-  <option>undo</option><option>penalty</option><option>cancel-penalty</option><option>turn</option>
-  <option>result</option><option>confirm</option><option>next-round</option></select></label>
- <label>glass <input name="glass" size="3" value="r1"></label>
- <label>space <input name="space" size="3"></label>
- <label>player <input name="player" size="5"></label>
- <label>sand <input name="sand" size="5"></label>
- <label>kind <input name="kind" size="7"></label>
- <label>winner <input name="winner" size="5"></label>
- <label>index <input name="index" size="3"></label>
- <label>round <input name="round" size="3"></label>
+ __FIELDS__
  <label>reason <input name="reason" size="24" value="arbiter's ruling"></label>
  <label>PIN <input name="pin" type="password" size="8" autocomplete="off"></label>
  <button>send</button> <span id="reply"></span>
 </form>
 <div id="tables"></div>
 <script>
-const GEOMETRY = __GEOMETRY__;
 const ARBITER = __ARBITER__;
+const CARDS = {};  // each game's part of a table's card: CARDS[kind] = (box, t) => ...
 const tables = {};
 let updates = 0;
 const params = new URLSearchParams(location.search);
@@ -385,30 +373,6 @@ function el(tag, attrs, text) {
   for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
   if (text !== undefined) e.textContent = text;
   return e;
-}
-function board(t) {
-  const svg = el("svg", {width: 240, height: 262, viewBox: "0 0 240 262"});
-  const at = {};
-  for (const [g, info] of Object.entries(t.glasses || {})) if (info.space) at[info.space] = g;
-  for (const [space, [x, y, cap]] of Object.entries(GEOMETRY)) {
-    const n = (t.spaces || {})[space] || 0;
-    const shade = Math.round(240 - 160 * n / cap);
-    svg.appendChild(el("circle", {cx: x, cy: y, r: 14, fill: `rgb(${shade},${shade},255)`,
-                                  stroke: "#668", "data-space": space}));
-    const g = at[space];
-    if (g) {
-      const info = t.glasses[g];
-      const cls = info.dead ? "dead" : (g[0] === "r" ? "glass-red" : "glass-black");
-      svg.appendChild(el("circle", {cx: x, cy: y, r: 11, class: cls}));
-      const label = info.dead ? g.toUpperCase() : `${g} ${Math.round(info.sand)}`;
-      svg.appendChild(el("text", {x: x, y: y + 3, "font-size": 7, "text-anchor": "middle",
-                                  fill: "#fff"}, label));
-    } else {
-      svg.appendChild(el("text", {x: x, y: y + 3, "font-size": 8, "text-anchor": "middle"},
-                         `${n}/${cap}`));
-    }
-  }
-  return svg;
 }
 const COLOURS = {red: "#d22", yellow: "#e8c000", green: "#1a1", blue: "#26c"};
 const pictures = {};
@@ -439,32 +403,14 @@ function result(t) {
   return `over: ${w === "tie" ? "a tie" : (w ? w + " wins" : "stopped")}`
     + (t.reason ? ` (${t.reason})` : "");
 }
-function tantrixLines(t) {
-  const s = t.tantrix;
-  const out = [t.over ? line(result(t), {"data-turn": ""})
-    : line(`turn: ${named(t, t.turn)}` + (s.free_move_used ? " (free move played)" : ""),
-           {"data-turn": t.turn}, COLOURS[t.turn])];
-  out.push(line(`${s.placed} tiles placed, bag ${s.bag} (${s.phase} phase)`,
-                {"data-bag": s.bag, "data-phase": s.phase}));
-  const forced = (s.forced || []).map(([q, r]) => `(${q}, ${r})`).join(" ");
-  out.push(line(`forced spaces: ${forced || "none"}`, {"data-forced": (s.forced || []).length}));
-  for (const [p, sc] of Object.entries(s.scores || {}))
-    out.push(line(`${named(t, p)}: ${sc.points} points (line ${sc.line}, loop ${sc.loop})`,
-                  {"data-score": p, "data-points": sc.points}, COLOURS[p]));
-  return out;
+function keypadCard(box, t, lines) {
+  // A keypad game's card: the board's picture, the game's lines, the records.
+  box.classList.add("keypad");
+  box.appendChild(picture(t));
+  for (const line of lines) box.appendChild(line);
+  box.appendChild(el("div", {}, `records: ${t.seq + 1}`));
 }
-function tokamiLines(t) {
-  const s = t.tokami;
-  const out = [t.over ? line(result(t), {"data-turn": ""})
-    : line(`turn: ${t.turn}`, {"data-turn": t.turn})];
-  out.push(line(`round ${s.round} of ${s.rounds}, ${s.blocks_left} blocks left on the cross`,
-                {"data-round": s.round, "data-blocks-left": s.blocks_left}));
-  out.push(line(`forbidden block: ${s.forbidden || "none"}`,
-                {"data-forbidden": s.forbidden || ""}, COLOURS[s.forbidden]));
-  (s.standings || []).forEach(([p, total], i) =>
-    out.push(line(`${i + 1}. ${p}: ${total}`, {"data-standing": p, "data-total": total})));
-  return out;
-}
+__GAMES__
 function render(t) {
   let box = document.getElementById("table-" + t.table);
   if (!box) {
@@ -486,30 +432,8 @@ function render(t) {
     ? t.players.map(p => named(t, p)).join(" – ")
     : `${names.red || "red"} – ${names.black || "black"}`;
   box.appendChild(el("div", {class: "head"}, `Table ${t.table}: ${who} (${t.status})`));
-  if (t.tantrix || t.tokami) {
-    box.classList.add("keypad");
-    box.appendChild(picture(t));
-    const lines = t.tantrix ? tantrixLines(t) : tokamiLines(t);
-    for (const line of lines) box.appendChild(line);
-    box.appendChild(el("div", {}, `records: ${t.seq + 1}`));
-  }
-  if (t.glasses) {
-    box.appendChild(board(t));
-    const timer = t.timer15 || {};
-    const rl = t.rings_left || {};
-    const lines = [
-      t.over ? `over: ${t.winner} (${t.reason})${t.confirmed ? ", confirmed" : ""}`
-             : `turn: ${t.turn}` + (t.in_hand && Object.keys(t.in_hand).length
-                 ? ` (moving ${Object.values(t.in_hand).join(", ")})` : ""),
-      timer.running ? `15 s timer: ${timer.remaining.toFixed(1)} s against ${timer.against}`
-                    : "15 s timer: off",
-      `rings left: red ${rl.red}, black ${rl.black}`,
-      "sand: " + Object.entries(t.glasses).map(([g, i]) =>
-        `${g} ${i.dead ? "out" : i.sand.toFixed(1)}`).join(" "),
-      `records: ${t.seq + 1}`,
-    ];
-    for (const line of lines) box.appendChild(el("div", {}, line));
-  }
+  const card = CARDS[t.kind];
+  if (card) card(box, t);
   const alerts = el("div", {class: "alerts"});
   for (const a of t.alerts || []) alerts.appendChild(el("div", {"data-kind": a.kind}, a.text));
   box.appendChild(alerts);
@@ -536,10 +460,10 @@ form.hidden = !ARBITER;
 function submit(withPin) {
   const f = new FormData(form);
   const correction = {what: f.get("what"), reason: f.get("reason")};
-  for (const k of ["glass", "space", "player", "kind", "winner"])
-    if (f.get(k)) correction[k] = f.get(k);
-  for (const k of ["sand", "index", "round"])
-    if (f.get(k)) correction[k] = Number(f.get(k));
+  for (const input of form.querySelectorAll("[data-field]")) {
+    const value = f.get(input.name);
+    if (value) correction[input.name] = input.dataset.field === "number" ? Number(value) : value;
+  }
   const body = {table: Number(f.get("table")), correction};
   if (withPin) body.pin = f.get("pin");
   return fetch("/api/command", {method: "POST", headers: {"Content-Type": "application/json"},

@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.arbiter.actions import Action, Correct, Note, SetOption
 from companion.arbiter.pin import MAX_PIN_LENGTH, PinCheck, PinLock
 
 GLASS_KEYS = ("r1", "r2", "r3", "b1", "b2", "b3")
@@ -52,30 +53,6 @@ REASONS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Correct:
-    """Journal this correction (its fields; the station adds ``t``, ``by`` and ``auth``)."""
-
-    body: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Note:
-    """Journal a note (for the record: PIN attempts, entering and leaving arbiter mode)."""
-
-    text: str
-    fields: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class SetOption:
-    """Change a tournament option (the station records it and applies it)."""
-
-    name: str
-    value: Any
-
-
-Action = Correct | Note | SetOption
 
 
 @dataclass

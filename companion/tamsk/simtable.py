@@ -4,7 +4,7 @@ Used by the tests, ``bench/tables.py`` and demonstrations of the arbiter's page:
 :meth:`SimulatedTable.step` makes one input on the table's keypad (a whole move typed as glass,
 column, row, ``#``, or a ring key), so every step writes one journal record through the same
 code as a real table. The arbiter's keypad entry goes through
-:class:`~companion.arbiter.station.ArbiterStation` first, as it will in the daemon, and MQTT
+:class:`~companion.tamsk.arbiter.TamskStation` first, as it will in the daemon, and MQTT
 commands are carried out on the caller's thread (the daemon's loop, in the real thing) from
 :meth:`SimulatedTable.step`/:meth:`SimulatedTable.service`.
 """
@@ -20,10 +20,11 @@ from typing import Any
 
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.settings import MqttSettings, arbiter_settings
-from companion.arbiter.station import ArbiterStation, Outcome
+from companion.arbiter.station import Outcome
 from companion.clock import Clock
 from companion.config import defaults
 from companion.inputs import RawInput
+from companion.tamsk.arbiter import TamskStation
 from companion.tamsk.board import COLUMNS
 from companion.tamsk.game import Rules
 from companion.tamsk.table import Table
@@ -75,7 +76,7 @@ class SimulatedTable:
             )
         self.table = Table(clock, journal_dir, config=self.config, on_record=self._record)
         self.table.start_game(rules or Rules(level=3), names=names or {}, table=number)
-        self.station = ArbiterStation(self.table, clock)
+        self.station = TamskStation(self.table, clock)
         self.answers: list[Outcome] = []
         if self.publisher is not None:
             self.publisher.bind(lambda: self.table.journal_path)

@@ -109,7 +109,7 @@ def test_a_replay_stays_refused_after_the_table_restarts(table: SimulatedTable,
                                                          tmp_path: Path) -> None:
     cmd = command(table, {"what": "turn", "player": "black", "reason": "x"})
     table.station.command(json.dumps(cmd))
-    from companion.arbiter.station import ArbiterStation
+    from companion.tamsk.arbiter import TamskStation as ArbiterStation
     from companion.tamsk.table import Table
 
     again = Table(table.clock, tmp_path, config=table.config)

@@ -1,0 +1,541 @@
+"""Tamsk for the arbiter: the live board, the result, disputes, arbiter mode at the table.
+
+A Tamsk table's mirror folds the records through the same engine as the table
+(:class:`companion.tamsk.game.Game`); sand runs on between records, so the page's card runs the
+clock on to the moment shown: board, rings, sand per glass, whose turn, the 15-second timer,
+and the alerts (a glass under 10 s, a 15-second overrun, a penalty, a refused input). The board
+is drawn by the page from that JSON (:func:`page_script`), not served as a picture.
+
+At the table, :class:`TamskStation` is arbiter mode: the keypad menu
+(:mod:`companion.tamsk.arbiter_menu`), corrections (:mod:`companion.tamsk.corrections`) and the
+tournament options (whether the players' screen shows exact sand seconds, the level, the rule
+set, the calibration), kept in ``tournament.json`` in the journal folder and journaled as notes
+when they change; the rules ones apply from the next game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from companion.arbiter.dispute import clock
+from companion.arbiter.kinds import RECENT_S, GameResult
+from companion.arbiter.station import ArbiterStation, ClockLike, Outcome
+from companion.scenario import MalformedInput
+from companion.tamsk.arbiter_menu import ArbiterMenu
+from companion.tamsk.board import CAPACITY, SPACES, coordinates
+from companion.tamsk.corrections import NEXT_ROUND, UNDOABLE, parse_correction
+from companion.tamsk.events import GLASSES, parse_event
+from companion.tamsk.game import Game, Rules
+from companion.tamsk.simulate import rules_from_header
+
+LOW_SAND_S = 10.0
+OPTIONS_FILE = "tournament.json"
+
+
+# ---------------------------------------------------------------------------- the live page
+
+
+class TamskMirror:
+    """A Tamsk game rebuilt from its journal records."""
+
+    def __init__(self, header: Mapping[str, Any]) -> None:
+        self.game = Game(rules_from_header(header))
+
+    def apply(self, record: Mapping[str, Any]) -> None:
+        """Play one record (one whose time goes back, or that the rules cannot read, is
+        skipped)."""
+        game = self.game
+        t = record.get("t")
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and t >= game.t:
+            try:
+                game.apply(parse_event(dict(record), float(t)))
+            except ValueError:
+                pass
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.game.snapshot()
+
+    def card(self, out: dict[str, Any], *, elapsed: float, online: bool, board: str) -> None:
+        game = self.game
+        alerts: list[dict[str, str]] = out["alerts"]
+        running = online and not game.over
+        t_now = game.t + (elapsed if running else 0.0)
+        glasses = {}
+        for name in GLASSES:
+            g = game.glasses[name]
+            sand = g.sand_at(t_now)
+            dead = g.dead or (g.running and sand <= 0.0)
+            glasses[name] = {
+                "space": g.space,
+                "sand": round(sand, 1),
+                "running": g.running and not dead,
+                "dead": dead,
+                "period": g.period,
+            }
+            if game.rules.timed and not game.over:
+                if dead and not g.dead:
+                    alerts.append({"kind": "out", "text": f"{name} has run out"})
+                elif g.running and sand < LOW_SAND_S and not dead:
+                    alerts.append({"kind": "low", "text": f"{name} under 10 s ({sand:.1f} s)"})
+        timer = game.timer
+        remaining = timer.expires - t_now if timer.running else 0.0
+        if (
+            timer.running
+            and remaining <= 0.0
+            and timer.against == game.turn
+            and timer.against_turn == game.turn_no
+        ):
+            alerts.append({"kind": "overrun", "text": f"15 s overrun: {timer.against}"})
+        for p in game.penalties:
+            if t_now - p.t < RECENT_S:
+                alerts.append({"kind": "overrun", "text": f"penalty {p.kind}: {p.player}"})
+        for v in game.violations:
+            if t_now - v.t < RECENT_S:
+                alerts.append({"kind": "refused", "text": f"refused ({v.player}): {v.detail}"})
+        outcome = game.outcome
+        out.update(
+            t=round(t_now, 2),
+            turn=game.turn,
+            over=outcome is not None,
+            winner=outcome.winner if outcome else None,
+            reason=outcome.reason if outcome else None,
+            confirmed=game.confirmed,
+            rings_left=dict(game.rings_left),
+            spaces=dict(game.rings_on),
+            glasses=glasses,
+            in_hand=dict(game.in_hand),
+            timer15={
+                "running": timer.running and remaining > 0.0,
+                "remaining": round(max(0.0, remaining), 1),
+                "against": timer.against if timer.running else None,
+            },
+            penalties=[p.to_dict() for p in game.penalties],
+            corrections=list(game.corrections),
+            last_input=last_input(game),
+        )
+
+
+def last_input(game: Game) -> dict[str, Any] | None:
+    """The last input an undo would take back."""
+    for event in reversed(game.history):
+        if event.kind in UNDOABLE:
+            return event.to_dict()
+    return None
+
+
+def mirror(header: Mapping[str, Any]) -> TamskMirror | None:
+    try:
+        return TamskMirror(header)
+    except ValueError:
+        return None
+
+
+def snapshot_card(
+    out: dict[str, Any],
+    state: Mapping[str, Any],
+    header: Mapping[str, Any],
+    *,
+    elapsed: float,
+    online: bool,
+    board: str,
+) -> bool:
+    """A Tamsk snapshot is not shown: the sand needs the records."""
+    return False
+
+
+def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
+    """None: the page draws a Tamsk board itself from the card (:func:`page_script`)."""
+    return None
+
+
+def board_geometry() -> dict[str, list[float]]:
+    """Where each space is drawn: x, y and capacity (the hexagonal board, a1 bottom left)."""
+    out = {}
+    for space in SPACES:
+        i, y = coordinates(space)
+        v = y - i / 2
+        out[space] = [24 + i * 32, 24 + (5.5 - v) * 36, CAPACITY[space]]
+    return out
+
+
+def page_script() -> str:
+    return _SCRIPT.replace("__GEOMETRY__", json.dumps(board_geometry()))
+
+
+def correction_fields() -> str:
+    return _FIELDS
+
+
+_SCRIPT = r"""
+const GEOMETRY = __GEOMETRY__;
+function board(t) {
+  const svg = el("svg", {width: 240, height: 262, viewBox: "0 0 240 262"});
+  const at = {};
+  for (const [g, info] of Object.entries(t.glasses || {})) if (info.space) at[info.space] = g;
+  for (const [space, [x, y, cap]] of Object.entries(GEOMETRY)) {
+    const n = (t.spaces || {})[space] || 0;
+    const shade = Math.round(240 - 160 * n / cap);
+    svg.appendChild(el("circle", {cx: x, cy: y, r: 14, fill: `rgb(${shade},${shade},255)`,
+                                  stroke: "#668", "data-space": space}));
+    const g = at[space];
+    if (g) {
+      const info = t.glasses[g];
+      const cls = info.dead ? "dead" : (g[0] === "r" ? "glass-red" : "glass-black");
+      svg.appendChild(el("circle", {cx: x, cy: y, r: 11, class: cls}));
+      const label = info.dead ? g.toUpperCase() : `${g} ${Math.round(info.sand)}`;
+      svg.appendChild(el("text", {x: x, y: y + 3, "font-size": 7, "text-anchor": "middle",
+                                  fill: "#fff"}, label));
+    } else {
+      svg.appendChild(el("text", {x: x, y: y + 3, "font-size": 8, "text-anchor": "middle"},
+                         `${n}/${cap}`));
+    }
+  }
+  return svg;
+}
+CARDS.tamsk = (box, t) => {
+  if (!t.glasses) return;
+  box.appendChild(board(t));
+  const timer = t.timer15 || {};
+  const rl = t.rings_left || {};
+  const lines = [
+    t.over ? `over: ${t.winner} (${t.reason})${t.confirmed ? ", confirmed" : ""}`
+           : `turn: ${t.turn}` + (t.in_hand && Object.keys(t.in_hand).length
+               ? ` (moving ${Object.values(t.in_hand).join(", ")})` : ""),
+    timer.running ? `15 s timer: ${timer.remaining.toFixed(1)} s against ${timer.against}`
+                  : "15 s timer: off",
+    `rings left: red ${rl.red}, black ${rl.black}`,
+    "sand: " + Object.entries(t.glasses).map(([g, i]) =>
+      `${g} ${i.dead ? "out" : i.sand.toFixed(1)}`).join(" "),
+    `records: ${t.seq + 1}`,
+  ];
+  for (const line of lines) box.appendChild(el("div", {}, line));
+};
+"""
+
+_FIELDS = r"""
+ <label>what <select name="what">
+  <option>sand</option><option>space</option><option>add-ring</option><option>remove-ring</option>
+  <option>undo</option><option>penalty</option><option>cancel-penalty</option><option>turn</option>
+  <option>result</option><option>confirm</option><option>next-round</option></select></label>
+ <label>glass <input name="glass" size="3" value="r1" data-field="text"></label>
+ <label>space <input name="space" size="3" data-field="text"></label>
+ <label>player <input name="player" size="5" data-field="text"></label>
+ <label>sand <input name="sand" size="5" data-field="number"></label>
+ <label>kind <input name="kind" size="7" data-field="text"></label>
+ <label>winner <input name="winner" size="5" data-field="text"></label>
+ <label>index <input name="index" size="3" data-field="number"></label>
+ <label>round <input name="round" size="3" data-field="number"></label>
+"""
+
+
+# ---------------------------------------------------------------------------- results
+
+
+def result(state: Mapping[str, Any]) -> GameResult:
+    """Red against black; fewer rings left is better, so the margin is the opponent's rings
+    left minus one's own."""
+    colours = ["red", "black"]
+    if not state["over"]:
+        raise ValueError("the game is not over: no result yet")
+    reason = state["reason"]
+    score = {c: int(state["rings_left"][c]) for c in colours}
+    margin = {c: score[o] - score[c] for c, o in zip(colours, reversed(colours), strict=True)}
+    return GameResult(colours, state["winner"], reason, reason == "forfeit", score, margin,
+                      bool(state.get("confirmed")), state.get("over_at"))
+
+
+# ---------------------------------------------------------------------------- disputes
+
+
+def dispute(
+    header: Mapping[str, Any],
+    events: list[tuple[int, dict[str, Any]]],
+    *,
+    moment: float,
+    lo: float,
+    hi: float,
+) -> list[str]:
+    """Every record near the moment: its ``seq``, game time and wall-clock time, who or what
+    wrote it, what it was, whether the rules refused it and why, the 15-second timer, whose
+    turn it was, the rings, and each glass's sand at that instant; what happened by itself (a
+    glass running out, the 15-second timer running out and its penalty) at the instant it
+    happened, between the inputs."""
+    game = Game(rules_from_header(header))
+    out = [
+        f"Tamsk level {game.rules.level}, {game.rules.ruleset} rules; "
+        f"players {header.get('names') or {}}"
+    ]
+    shown_state = False
+    for line, body in events:
+        t = body.get("t")
+        if not isinstance(t, (int, float)) or isinstance(t, bool) or t < game.t:
+            out.append(f"  line {line}: unreadable time, skipped by the rules")
+            continue
+        t = float(t)
+        if t > hi:
+            break
+        try:
+            event = parse_event(body, t, line)
+        except MalformedInput as exc:
+            out.append(f"  line {line}: {exc.message}")
+            continue
+        if t >= lo and not shown_state:
+            if game.t < lo:
+                game.advance(lo)
+            out.append(f"  state at {clock(game.t)}:")
+            out.append(_state(game, game.t))
+            shown_state = True
+        out += _run_to(game, t, lo)
+        violation = game.apply(event)
+        if t < lo:
+            continue
+        wall = body.get("wall")
+        when = (
+            datetime.fromtimestamp(float(wall)).strftime("%H:%M:%S.%f")[:-3]
+            if isinstance(wall, (int, float)) and not isinstance(wall, bool)
+            else "?"
+        )
+        marker = "   <== the moment asked about" if abs(t - moment) < 0.5 else ""
+        out.append(
+            f"  seq {line - 1:4d}  {clock(t)}  ({when})  [{body.get('src', '?')}] "
+            f"{_describe(body)}{marker}"
+        )
+        if violation is not None:
+            out.append(f"      REFUSED ({violation.kind}): {violation.detail}")
+        out.append(_state(game, t))
+    if not shown_state:
+        out.append("  no input in that window")
+    if not game.over and hi > game.t:
+        out += _run_to(game, hi, lo)
+        out.append(f"  state at {clock(game.t)}:")
+        out.append(_state(game, game.t))
+    if game.outcome is not None:
+        o = game.outcome
+        out.append(f"  result: {o.winner} ({o.reason}) at {clock(o.t)}")
+    return out
+
+
+def _state(game: Game, t: float) -> str:
+    timer = game.timer
+    if timer.running:
+        t15 = f"15 s timer {max(0.0, timer.expires - t):.2f} s left against {timer.against}"
+    else:
+        t15 = "15 s timer not running"
+    sand = []
+    for name in GLASSES:
+        g = game.glasses[name]
+        if g.dead:
+            sand.append(f"{name} lost at {clock(g.died_at or 0.0)}")
+        elif not game.rules.timed:
+            sand.append(f"{name}@{g.space or '?'}")
+        else:
+            flag = "" if g.running else " (not running)"
+            sand.append(f"{name}@{g.space or '?'} {g.sand_at(t):.2f}s{flag}")
+    rl = game.rings_left
+    turn = "game over" if game.over else f"turn {game.turn}"
+    return (
+        f"      {turn}; {t15}; rings left red {rl['red']} black {rl['black']}\n"
+        f"      sand: {', '.join(sand)}"
+    )
+
+
+def _describe(body: dict[str, Any]) -> str:
+    skip = {"t", "ev", "wall", "src", "seq", "prev", "hash"}
+    rest = ", ".join(f"{k}={v}" for k, v in body.items() if k not in skip)
+    return f"{body.get('ev')} {rest}".strip()
+
+
+def _run_to(game: Game, t: float, lo: float) -> list[str]:
+    """Let time run to ``t`` and tell what happened by itself meanwhile (from ``lo`` on)."""
+    before_pen = len(game.penalties)
+    dead_before = {g for g, x in game.glasses.items() if x.dead}
+    timer_before = game.timer.running
+    game.advance(t)
+    return _happenings(game, before_pen, dead_before, timer_before, lo)
+
+
+def _happenings(
+    game: Game, before_pen: int, dead_before: set[str], timer_before: bool, lo: float
+) -> list[str]:
+    lines: list[tuple[float, str]] = []
+    for p in game.penalties[before_pen:]:
+        lines.append((p.t, f"  ----  {clock(p.t)}  the 15 s timer ran out: {p.player} {p.kind}"))
+    for name, g in game.glasses.items():
+        if g.dead and name not in dead_before and g.died_at is not None:
+            lines.append((g.died_at, f"  ----  {clock(g.died_at)}  {name} ran out of sand"))
+    if timer_before and not game.timer.running and len(game.penalties) == before_pen:
+        lines.append((game.t, f"  ----  by {clock(game.t)}  the 15 s timer ran out (no penalty)"))
+    return [text for t, text in sorted(lines) if t >= lo]
+
+
+# ---------------------------------------------------------------------------- at the table
+
+
+class TableLike(Protocol):
+    """What Tamsk's arbiter mode needs of a table (``companion.tamsk.table.Table`` has it)."""
+
+    game: Game | None
+    journal_dir: Path
+    config: Mapping[str, Any]
+    header: dict[str, Any]
+
+    @property
+    def journal_path(self) -> Path | None: ...
+
+    def submit(self, t_mono: float, body: dict[str, Any]) -> None: ...
+
+    def start_game(
+        self,
+        rules: Rules,
+        *,
+        names: Mapping[str, str] | None = ...,
+        table: int | None = ...,
+        name: str | None = ...,
+    ) -> Path: ...
+
+
+@dataclass
+class TournamentOptions:
+    """What the arbiter sets for the whole tournament at this table."""
+
+    show_sand_seconds: bool = True
+    level: int | None = None
+    ruleset: str | None = None
+    calibration: dict[str, float] = field(default_factory=dict)
+
+    def rules(self, base: Rules) -> Rules:
+        """The rules of the next game: the configured ones with the arbiter's choices."""
+        periods = {**dict(base.periods), **self.calibration}
+        timer = periods.pop("timer15", base.timer_period)
+        return replace(
+            base,
+            level=self.level or base.level,
+            ruleset=self.ruleset or base.ruleset,
+            periods=periods,
+            timer_period=timer,
+        )
+
+    @classmethod
+    def load(cls, path: Path, default_show: bool) -> TournamentOptions:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls(show_sand_seconds=default_show)
+        if not isinstance(data, dict):
+            return cls(show_sand_seconds=default_show)
+        return cls(
+            show_sand_seconds=bool(data.get("show_sand_seconds", default_show)),
+            level=data.get("level") if data.get("level") in (1, 2, 3) else None,
+            ruleset=data.get("ruleset") if data.get("ruleset") in ("adjusted", "original")
+            else None,
+            calibration={
+                str(k): float(v)
+                for k, v in (data.get("calibration") or {}).items()
+                if isinstance(v, (int, float)) and 0 < v < 3600
+            },
+        )
+
+    def save(self, path: Path) -> None:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+
+
+def base_rules(config: Mapping[str, Any]) -> Rules:
+    """The rules the configuration gives (``[game]`` and ``[calibration]``)."""
+    game = config.get("game") or {}
+    periods = {str(k): float(v) for k, v in (config.get("calibration") or {}).items()}
+    timer = periods.pop("timer15", 15.0)
+    return Rules(
+        int(game.get("level", 3)),
+        str(game.get("ruleset", "adjusted")),
+        str(game.get("start", "standard")),
+        periods,
+        timer,
+    )
+
+
+class TamskStation(ArbiterStation):
+    """Arbiter mode at a Tamsk table: the keypad menu, corrections, tournament options."""
+
+    table: TableLike
+
+    def __init__(self, table: TableLike, clock: ClockLike) -> None:
+        super().__init__(table, clock)
+        display = table.config.get("display", {})
+        default_show = bool(display.get("show_sand_seconds", True)) if display else True
+        self.options_path = Path(table.journal_dir) / OPTIONS_FILE
+        self.options = TournamentOptions.load(self.options_path, default_show)
+
+    def make_menu(self) -> ArbiterMenu:
+        return ArbiterMenu(self.lock, last_input=self._last_input, penalties=self._penalties)
+
+    def game_open(self) -> bool:
+        return self.table.game is not None
+
+    def view(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The table's view with the arbiter's options (exact sand seconds or not)."""
+        state["show_sand_seconds"] = self.options.show_sand_seconds or self.menu.active
+        return super().view(state)
+
+    def check_correction(self, body: dict[str, Any]) -> None:
+        parse_correction(body)
+
+    def carry_out(self, body: dict[str, Any], t_mono: float, nonce: str | None) -> Outcome:
+        game = self.table.game
+        assert game is not None
+        refused, applied = len(game.violations), len(game.corrections)
+        self.submit(t_mono, body)
+        game = self.table.game
+        assert game is not None
+        if len(game.corrections) > applied:
+            if body["what"] == NEXT_ROUND:
+                self._next_round(int(body["round"]))
+            return Outcome(True, f"{body['what']}: done", nonce)
+        if len(game.violations) > refused:
+            return Outcome(False, game.violations[-1].detail, nonce)
+        return Outcome(None, f"{body['what']}: queued behind a glass in motion", nonce)
+
+    def _next_round(self, number: int) -> None:
+        base = base_rules(self.table.config)
+        self.table.start_game(self.options.rules(base), table=self.table_no)
+        self.note(f"round {number}", fields={"round": number})
+        self.remember_nonces()
+
+    def apply_option(self, name: str, value: Any) -> str:
+        if name == "calibration":
+            self.options.calibration.update({str(k): float(v) for k, v in value.items()})
+        elif name in ("show_sand_seconds", "level", "ruleset"):
+            setattr(self.options, name, value)
+        else:
+            raise ValueError(f"unknown tournament option {name!r}")
+        self.options.save(self.options_path)
+        return "now" if name == "show_sand_seconds" else "from the next game"
+
+    # ------------------------------------------------------------------ for the menu
+
+    def _last_input(self) -> tuple[float, str, str] | None:
+        game = self.table.game
+        if game is None:
+            return None
+        for event in reversed(game.history):
+            if event.kind in UNDOABLE:
+                d = event.to_dict()
+                what = " ".join(str(v) for k, v in d.items() if k not in ("t", "ev"))
+                return event.t, event.kind, f"{event.kind} {what} at {event.t:.1f}"
+        return None
+
+    def _penalties(self) -> list[str]:
+        game = self.table.game
+        if game is None:
+            return []
+        return [f"{p.player} {p.kind} at {p.t:.1f}" for p in game.penalties]
+
+
+def station(table: Any, clock: ClockLike) -> TamskStation:
+    return TamskStation(table, clock)

@@ -1,0 +1,156 @@
+"""Tokami on the arbiter's page: the table's records folded by the engine, and its score sheet.
+
+A Tokami table is played from the keypad alone, so the mirror only plays each record through
+the game's own engine, exactly as the table and ``companion simulate`` do
+(:func:`companion.tokami.table.apply_event`), and gives the ``simulate`` state (standings,
+round, blocks left, the forbidden block) with the refused inputs. The board is the replay's
+score sheet (:mod:`companion.tokami.picture`). Tokami keeps no result records, has no arbiter
+mode at the table and no ``companion dispute``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.arbiter import keypad
+from companion.arbiter.kinds import GameResult
+from companion.scenario import MalformedInput
+from companion.tokami.game import Game
+from companion.tokami.setup import Setup
+
+if TYPE_CHECKING:
+    from companion.arbiter.station import ArbiterStation, ClockLike
+
+NAME = "tokami"
+#: The header's fields the score sheet needs, shown with the state.
+HEADER_FIELDS = ("worthless", "round_ends_at")
+
+
+class TokamiMirror:
+    """A Tokami game rebuilt from its journal records."""
+
+    kind = NAME
+
+    def __init__(self, header: Mapping[str, Any]) -> None:
+        try:
+            setup = Setup.from_header(header)
+        except MalformedInput as exc:
+            raise ValueError(exc.message) from None
+        self.header = dict(header)
+        self.game = Game(setup)
+        self.t = 0.0
+        self.violations: list[dict[str, Any]] = []
+        self._state: dict[str, Any] | None = None
+
+    def apply(self, record: Mapping[str, Any]) -> None:
+        """Play one record as ``companion simulate`` does."""
+        from companion.tokami.table import apply_event
+
+        self.t = keypad.record_time(record, self.t)
+        by = record.get("player")
+        player = by if isinstance(by, str) else self.game.turn
+        try:
+            refused = apply_event(self.game, record)
+        except (MalformedInput, ValueError, TypeError):
+            return
+        if refused is not None:
+            self.violations.append({"t": self.t, "player": player, "kind": refused.kind,
+                                    "detail": refused.detail})
+        self._state = None
+
+    def state(self) -> dict[str, Any]:
+        """The ``simulate`` output for the game so far (kept until the next record)."""
+        if self._state is None:
+            out = self.game.as_dict()
+            out["t"] = self.t
+            out["violations"] = list(self.violations)
+            self._state = out
+        return self._state
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.state()
+
+    def card(self, out: dict[str, Any], *, elapsed: float, online: bool, board: str) -> None:
+        keypad.keypad_card(out, NAME, self.state(), self.header, elapsed=elapsed, online=online,
+                           board=board, header_fields=HEADER_FIELDS)
+
+
+def mirror(header: Mapping[str, Any]) -> TokamiMirror | None:
+    try:
+        return TokamiMirror(header)
+    except ValueError:
+        return None
+
+
+def snapshot_card(
+    out: dict[str, Any],
+    state: Mapping[str, Any],
+    header: Mapping[str, Any],
+    *,
+    elapsed: float,
+    online: bool,
+    board: str,
+) -> bool:
+    return keypad.snapshot_card(out, NAME, state, header, elapsed=elapsed, online=online,
+                                board=board, header_fields=HEADER_FIELDS)
+
+
+def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
+    """The replay's score sheet (whose turn, the standings with the blocks each player holds,
+    the blocks left on the cross with the forbidden one ringed, the refused inputs)."""
+    state = card.get(NAME)
+    if not isinstance(state, dict):
+        return None
+    from companion.replay.model import Frame
+    from companion.tokami import picture
+
+    header = {k: state[k] for k in ("players", "blocks", "rounds", *HEADER_FIELDS)
+              if k in state}
+    setup = picture.setup_of(state, header)
+    frame = Frame(1, float(state.get("t", 0.0)), label or "live", state)
+    return picture.svg(frame, setup=setup, title=", ".join(state["players"]))
+
+
+def page_script() -> str:
+    return _SCRIPT
+
+
+def correction_fields() -> str:
+    return ""
+
+
+def result(state: Mapping[str, Any]) -> GameResult | None:
+    return None
+
+
+def dispute(
+    header: Mapping[str, Any],
+    events: list[tuple[int, dict[str, Any]]],
+    *,
+    moment: float,
+    lo: float,
+    hi: float,
+) -> list[str] | None:
+    return None
+
+
+def station(table: Any, clock: ClockLike) -> ArbiterStation | None:
+    return None
+
+
+_SCRIPT = r"""
+function tokamiLines(t) {
+  const s = t.tokami;
+  const out = [t.over ? line(result(t), {"data-turn": ""})
+    : line(`turn: ${t.turn}`, {"data-turn": t.turn})];
+  out.push(line(`round ${s.round} of ${s.rounds}, ${s.blocks_left} blocks left on the cross`,
+                {"data-round": s.round, "data-blocks-left": s.blocks_left}));
+  out.push(line(`forbidden block: ${s.forbidden || "none"}`,
+                {"data-forbidden": s.forbidden || ""}, COLOURS[s.forbidden]));
+  (s.standings || []).forEach(([p, total], i) =>
+    out.push(line(`${i + 1}. ${p}: ${total}`, {"data-standing": p, "data-total": total})));
+  return out;
+}
+CARDS.tokami = (box, t) => { if (t.tokami) keypadCard(box, t, tokamiLines(t)); };
+"""
