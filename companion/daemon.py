@@ -285,10 +285,8 @@ async def serve(
     else:
         path = start_configured_game(table, config)
         print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
-    if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections
+    if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections, publishing
         hooks.attach(table)
-        table.key_filter = hooks.key
-        table.view_filter = hooks.view
     if stdin_driver:
         on_line = stdin_pin_driver(inputs, clock)
         loop = asyncio.get_running_loop()
