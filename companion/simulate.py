@@ -1,6 +1,7 @@
 """`companion simulate`: run a scenario file (or a journal) through a game engine.
 
-Each game package provides ``companion.<game>.simulate`` with two functions::
+Each game kind (:mod:`companion.registry`) provides two functions (its package's ``simulate``
+module)::
 
     simulate(header, events) -> dict      # the contract's JSON object
     summary(result) -> str                # the same, readable by a person
@@ -12,20 +13,30 @@ A journal is read through :mod:`companion.journal`, so a torn last line is dropp
 
 from __future__ import annotations
 
-import importlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from companion import journal as journal_mod
+from companion import notation, registry
 from companion.scenario import MalformedInput, NumberedEvent, Scenario, parse_lines
 
 
 class GameSimulator(Protocol):
-    def simulate(self, header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, Any]: ...
+    """What :func:`simulator_for` gives: a game kind's two record functions."""
 
-    def summary(self, result: dict[str, Any]) -> str: ...
+    def simulate(
+        self, header: Mapping[str, Any], events: list[NumberedEvent]
+    ) -> dict[str, Any]: ...
+
+    def summary(self, result: Mapping[str, Any]) -> str: ...
+
+
+class UnknownGame(registry.UnknownGame, ImportError):
+    """A game no registered kind answers to (an ImportError too, as when each game was looked
+    up as a module)."""
 
 
 @dataclass
@@ -38,8 +49,25 @@ class Loaded:
 
 
 def simulator_for(game: str) -> GameSimulator:
-    """The ``simulate`` module of a game's package."""
-    return cast(GameSimulator, importlib.import_module(f"companion.{game}.simulate"))
+    """The game kind called ``game`` (:mod:`companion.registry`), which simulates and
+    summarises its records; :class:`UnknownGame` when there is none."""
+    try:
+        return registry.get(game)
+    except registry.UnknownGame as exc:
+        raise UnknownGame(str(exc)) from None
+
+
+def check_game(scenario: Scenario) -> Scenario:
+    """The scenario, once its header names a registered game (else :class:`MalformedInput`
+    on the header's line)."""
+    names = registry.names()
+    if scenario.header.get("game") not in names:
+        raise MalformedInput(
+            f"the header must name the game as one of {', '.join(names)}, "
+            f"got {scenario.header.get('game')!r}",
+            scenario.header_line,
+        )
+    return scenario
 
 
 def _looks_like_journal(data: bytes) -> bool:
@@ -69,18 +97,16 @@ def load(path: str | Path) -> Loaded:
             notes.append(f"note: {j.torn}")
         for p in j.problems:
             notes.append(f"warning: {p} (run `companion verify` for details)")
-        scenario = parse_lines([json.dumps(j.header)])
+        scenario = check_game(parse_lines([json.dumps(j.header)]))
         scenario.events = list(j.events)
         return Loaded(scenario, notes, j)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise MalformedInput("not UTF-8 text", data.count(b"\n", 0, exc.start) + 1) from None
-    from companion import notation
-
     if notation.looks_like_notation(text):
         return Loaded(notation.parse(text))
-    return Loaded(parse_lines(text.splitlines()))
+    return Loaded(check_game(parse_lines(text.splitlines())))
 
 
 def read_scenario(path: str | Path) -> Scenario:

@@ -48,15 +48,10 @@ def _at(replay: Replay, kind: str, value: float) -> Frame:
 
 
 def frame_text(replay: Replay, frame: Frame) -> str:
-    """A frame as text: :func:`companion.replay.text.frame_text`, or the Tokami score sheet."""
+    """A frame as text (:func:`companion.replay.text.frame_text`: the game's own lines)."""
     from companion.replay import text
 
-    if replay.game != "tokami":
-        return text.frame_text(replay, frame)
-    from companion.tokami.picture import text_lines
-
-    out = [text.heading(replay, frame), *(f"  * {m}" for m in frame.marks), ""]
-    return "\n".join(out + text_lines(frame.state))
+    return text.frame_text(replay, frame)
 
 
 def step_through(replay: Replay, keys: Iterable[str], write: Callable[[str], object]) -> int:
@@ -90,7 +85,6 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from companion.replay import terminal
     from companion.replay.html import page
     from companion.replay.text import move_list
-    from companion.tokami import picture as tokami_picture
 
     out = out or sys.stdout
     prog = "companion replay"
@@ -102,15 +96,13 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for note in replay.notes:
         _say(prog, args.file, f"note: {note}")
     wrote = False
-    # Tokami has its own pictures; Tamsk and Tantrix go through companion.replay.gif.
-    pictures = tokami_picture if replay.game == "tokami" else gif_mod
     try:
         if args.png:
-            paths = pictures.write_pngs(replay, args.png)
+            paths = gif_mod.write_pngs(replay, args.png)
             print(f"wrote {len(paths)} pictures to {args.png}", file=out)
             wrote = True
         if args.gif:
-            plan = pictures.write_gif(replay, args.gif, speed=args.speed, fps=args.fps,
+            plan = gif_mod.write_gif(replay, args.gif, speed=args.speed, fps=args.fps,
                                       per_move_ms=args.frame_ms)
             print(f"wrote {args.gif} ({len(plan.frames)} frames, "
                   f"{sum(plan.durations) / 1000:.1f} s)", file=out)
@@ -140,8 +132,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if interactive:  # pragma: no cover - needs a real terminal
         keys = terminal.keys()
         try:
-            run = step_through if replay.game == "tokami" else terminal.run
-            run(replay, keys, lambda s: (out.write(s), out.flush()))
+            terminal.run(replay, keys, lambda s: (out.write(s), out.flush()))
         except KeyboardInterrupt:
             pass
         finally:

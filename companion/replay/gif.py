@@ -17,10 +17,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from companion.replay.kinds import of
 from companion.replay.model import Frame, Replay
-from companion.replay.text import title
-from companion.tamsk import picture as tamsk_picture
-from companion.tantrix import picture as tantrix_picture
 
 PER_MOVE_MS = 700
 LAST_MS = 3000
@@ -32,26 +30,12 @@ MAX_PICTURES = 600
 
 def picture(replay: Replay, frame: Frame) -> Image.Image:
     """One frame of this game as a palette image (pure: the frame and the game's layout in)."""
-    if replay.game == "tokami":
-        from companion.tokami import picture as tokami_picture
-
-        return tokami_picture.picture(replay, frame)
-    if replay.game == "tamsk":
-        return tamsk_picture.png(frame, title=title(replay), total=replay.records)
-    return tantrix_picture.png(frame, cells=replay.cells, title=title(replay),
-                               total=replay.records)
+    return of(replay.game).picture(replay, frame)
 
 
 def svg(replay: Replay, frame: Frame) -> str:
     """One frame as a standalone SVG document."""
-    if replay.game == "tokami":
-        from companion.tokami import picture as tokami_picture
-
-        return tokami_picture.picture_svg(replay, frame)
-    if replay.game == "tamsk":
-        return tamsk_picture.svg(frame, title=title(replay), total=replay.records)
-    return tantrix_picture.svg(frame, cells=replay.cells, title=title(replay),
-                               total=replay.records)
+    return of(replay.game).svg(replay, frame)
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,11 @@ import json
 import re
 from html import escape
 
-from companion.replay.chart import chart
+from companion.replay.kinds import of
 from companion.replay.model import Replay
 from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
 from companion.replay.shapes import FONT, svg_body
-from companion.replay.text import title
-from companion.tamsk import picture as tamsk_picture
-from companion.tantrix import picture as tantrix_picture
-from companion.tokami import picture as tokami_picture
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -155,30 +151,16 @@ def _frames_json(data: list[dict[str, object]]) -> str:
 
 def page(replay: Replay) -> str:
     """The whole HTML document of a game (a pure function: a replay in, text out)."""
-    who = title(replay)
+    game = of(replay.game)
+    who = game.title(replay)
     heading = f"{replay.game.capitalize()}" + (f": {who}" if who else "")
     total = replay.records
     defs: dict[str, str] = {}
+    static = svg_body(game.static(replay), defs)
+    dyns = [svg_body(shapes, defs) for shapes in game.dynamics(replay)]
+    size = game.size(replay)
     #: where each frame sits on the chart (its time; a Tokami record without times: its number)
-    at = [f.t for f in replay.frames]
-    if replay.game == "tamsk":
-        static = svg_body(tamsk_picture.static(), defs)
-        dyns = [svg_body(tamsk_picture.dynamic(f, title=who, total=total), defs)
-                for f in replay.frames]
-        size = tamsk_picture.SIZE
-    elif replay.game == "tokami":
-        who = tokami_picture.title(replay)
-        heading = "Tokami" + (f": {who}" if who else "")
-        static = ""
-        dyns = [svg_body(tokami_picture.dynamic(replay, f), defs) for f in replay.frames]
-        size = tokami_picture.size_of(replay.frames[0].state)
-        at = tokami_picture.axis(replay)
-    else:
-        static = ""
-        layout = tantrix_picture.Layout(replay.cells)
-        dyns = [svg_body(tantrix_picture.dynamic(f, layout, title=who, total=total), defs)
-                for f in replay.frames]
-        size = tantrix_picture.SIZE
+    at = game.axis(replay)
     frames = [
         {"t": round(x, 3), "clock": clock(f.t), "label": f.label, "marks": list(f.marks),
          "svg": _single_quoted(d)}
@@ -242,7 +224,7 @@ def page(replay: Replay) -> str:
         f'<select id="speed" aria-label="speed">{speeds}</select>'
         '<span id="where"></span></div>'
         '<div id="marks"></div>'
-        f"{tokami_picture.chart(replay) if replay.game == 'tokami' else chart(replay)}"
+        f"{game.chart(replay)}"
         "</section>\n"
         f'<aside><ol id="moves">{"".join(items)}</ol></aside></main>\n'
         f'<script type="application/json" id="frames">{_frames_json(frames)}</script>\n'

@@ -1,12 +1,11 @@
 """The stepping model: a recorded game as a list of frames, one per line of its notation.
 
-A :class:`Replay` is built by folding the game's inputs through the game's own engine (the
-same :class:`companion.tamsk.game.Game`, :class:`companion.tantrix.game.Game` or
-:class:`companion.tokami.game.Game` that the daemon and ``companion simulate`` use): there is
-no second copy of the rules here. After each line of the notation (a move with its lift and
-rings, a timer turned, a pass, a Tokami turn...) the state is taken as
-the contract's JSON object, so everything that draws a frame (text, PNG, SVG, HTML) works from
-plain data and needs no engine.
+A :class:`Replay` is built by folding the game's inputs through the game's own engine (its
+replay facet's ``fold``, see :mod:`companion.replay.kinds`, with the very game engine that the
+daemon and ``companion simulate`` use): there is no second copy of the rules here. After each
+line of the notation (a move with its lift and rings, a timer turned, a pass, a Tokami turn...)
+the state is taken as the contract's JSON object, so everything that draws a frame (text, PNG,
+SVG, HTML) works from plain data and needs no engine.
 
 Inputs the engine refuses are replayed like any other (they become violations, as at the
 table). Inputs that cannot be replayed at all (an unknown event kind from a newer version, a
@@ -22,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion import notation
+from companion import journal, notation, registry, simulate
+from companion.replay.kinds import replay_game, replay_games
 from companion.scenario import MalformedInput, NumberedEvent
 
 #: Header fields that journals carry for people and tools rather than for the rules.
@@ -250,25 +250,19 @@ def unknown_header_fields(header: Mapping[str, Any], known: Sequence[str]) -> li
 def build(
     header: dict[str, Any], events: Sequence[NumberedEvent], notes: Sequence[str] = ()
 ) -> Replay:
-    """Fold a game's header and inputs into a :class:`Replay`.
+    """Fold a game's header and inputs into a :class:`Replay` (the game's own
+    :meth:`~companion.replay.kinds.ReplayGame.fold`).
 
     Raises :class:`MalformedInput` only when the header itself cannot be played (an unknown
     game, a level 7); every bad input line is skipped with a note instead.
     """
     game = header.get("game")
-    if game == "tamsk":
-        from companion.tamsk.fold import fold as tamsk_fold
-
-        return tamsk_fold(header, list(events), list(notes))
-    if game == "tantrix":
-        from companion.tantrix.fold import fold as tantrix_fold
-
-        return tantrix_fold(header, list(events), list(notes))
-    if game == "tokami":
-        from companion.tokami.fold import fold as tokami_fold
-
-        return tokami_fold(header, list(events), list(notes))
-    raise MalformedInput(f"replays are drawn for Tamsk, Tantrix and Tokami games, not {game!r}", 1)
+    facet = replay_game(game)
+    if facet is None:
+        titles = [registry.get(name).title for name in replay_games()]
+        listed = ", ".join(titles[:-1]) + (" and " if len(titles) > 1 else "") + titles[-1]
+        raise MalformedInput(f"replays are drawn for {listed} games, not {game!r}", 1)
+    return facet.fold(header, list(events), list(notes))
 
 
 def load(path: str | Path) -> Replay:
@@ -277,16 +271,13 @@ def load(path: str | Path) -> Replay:
     A torn last line, a broken hash chain or a newer version's inputs give notes, not errors;
     :class:`MalformedInput` means the file cannot be replayed at all.
     """
-    from companion.journal import FORMAT as journal_format
-    from companion.simulate import load as load_file
-
-    loaded = load_file(path)
+    loaded = simulate.load(path)
     notes = [n.removeprefix("note: ") for n in loaded.notes]
     if loaded.journal is not None:
         version = loaded.scenario.header.get("journal")
-        if isinstance(version, int) and version > journal_format:
+        if isinstance(version, int) and version > journal.FORMAT:
             notes.append(
                 f"journal format {version} is newer than this version reads "
-                f"({journal_format}): replaying what it understands"
+                f"({journal.FORMAT}): replaying what it understands"
             )
     return build(loaded.scenario.header, loaded.scenario.events, notes)

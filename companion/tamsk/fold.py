@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion import notation
 from companion.replay.model import Frame, Line, Replay, unknown_header_fields
 from companion.replay.panel import clock
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tamsk.events import GLASSES, KINDS, Event, parse_event
 from companion.tamsk.game import Game, Rules
+from companion.tamsk.notation import group, line_kind
+from companion.tamsk.notation import text as line_text
 from companion.tamsk.simulate import rules_from_header
 
 #: Header fields the Tamsk rules read.
@@ -218,7 +219,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     notes.extend(unknown_header_fields(header, RULE_FIELDS))
     usable = usable_events(events, notes)
     objs = [obj for _, obj, _ in usable]
-    records = notation.group("tamsk", objs)
+    records = group(objs, [line_kind(o) for o in objs])
     game = Game(rules)
     sand = _Sand(game)
     frames = [Frame(0, 0.0, "start", game.snapshot(), ("the game starts",))]
@@ -270,7 +271,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         move = game.moves[-1] if moved else None
         said = seen.changes(game)
         marks = tuple(claims + [long for _, long in said])
-        label = notation.tamsk_text(
+        label = line_text(
             [objs[i] for i in record.events],
             record.kind,
             origin=origin,
@@ -289,7 +290,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                 refused=len(game.violations) > seen.violations,
             )
         )
-        text = notation.tamsk_text(
+        text = line_text(
             [objs[i] for i in record.events],
             record.kind,
             origin=origin,

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import notation
 from companion.replay.chains import traced
 from companion.replay.model import (
     Frame,
@@ -26,6 +25,8 @@ from companion.replay.model import (
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tantrix.game import Game, IllegalPlacement
+from companion.tantrix.notation import group, line_kind
+from companion.tantrix.notation import text as line_text
 from companion.tantrix.simulate import parse_placement, state
 
 RULE_FIELDS = ("game", "players")
@@ -48,7 +49,7 @@ def players_of(header: dict[str, Any]) -> tuple[str, ...]:
 def usable_events(events: Sequence[NumberedEvent], notes: list[str]) -> list[Usable]:
     """The Tantrix inputs a replay can fold (see :func:`companion.replay.model.usable_events`)."""
     return model_usable(
-        events, notes, notation.tantrix_kind, ("place", "done", "undo", "end", "note")
+        events, notes, line_kind, ("place", "done", "undo", "end", "note")
     )
 
 
@@ -104,7 +105,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     notes.extend(unknown_header_fields(header, RULE_FIELDS))
     usable = usable_events(events, notes)
     objs = [obj for _, obj, _ in usable]
-    records = notation.group("tantrix", objs)
+    records = group(objs, [line_kind(o) for o in objs])
     table = _Table(Game(players))
     first = table.state()
     frames = [Frame(0, 0.0, "start", first, (f"{players[0]} to play",))]
@@ -147,8 +148,8 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             points = ", ".join(f"{p} {s['points']}" for p, s in now["scores"].items())
             marks.append(f"game over: {'a tie' if w == 'tie' else w + ' wins'} ({points})")
         group_objs = [objs[i] for i in record.events]
-        label = notation.tantrix_text(group_objs, record.kind, player=player, exact=False)
-        text = notation.tantrix_text(group_objs, record.kind, player=player, exact=True)
+        label = line_text(group_objs, record.kind, player=player, exact=False)
+        text = line_text(group_objs, record.kind, player=player, exact=True)
         frames.append(
             Frame(
                 len(frames),

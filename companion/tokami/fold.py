@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import notation
 from companion.replay.model import (
     Frame,
     Line,
@@ -26,6 +25,8 @@ from companion.replay.model import (
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tokami.game import Game, IllegalTurn
+from companion.tokami.notation import group, line_kind
+from companion.tokami.notation import text as line_text
 from companion.tokami.setup import Setup
 from companion.tokami.simulate import EVENTS
 from companion.tokami.turns import Turn
@@ -43,7 +44,7 @@ def setup_of(header: Mapping[str, Any]) -> Setup:
 
 def usable_events(events: Sequence[NumberedEvent], notes: list[str]) -> list[Usable]:
     """The Tokami inputs a replay can fold (see :func:`companion.replay.model.usable_events`)."""
-    return model_usable(events, notes, notation.tokami_kind, EVENTS)
+    return model_usable(events, notes, line_kind, EVENTS)
 
 
 @dataclass
@@ -153,7 +154,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     notes.extend(unknown_header_fields(header, RULE_FIELDS))
     usable = usable_events(events, notes)
     objs = [obj for _, obj, _ in usable]
-    records = notation.group("tokami", objs)
+    records = group(objs, [line_kind(o) for o in objs])
     table = _Table(Game(setup))
     first = table.state()
     frames = [Frame(0, 0.0, "start", first, (f"{setup.players[0]} to play",))]
@@ -172,8 +173,8 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         now = table.state()
         refused = table.violations[refused_before:]
         marks = _marks(before, now, obj, undone, refused)
-        label = notation.tokami_text(obj, record.kind, exact=False)
-        text = notation.tokami_text(obj, record.kind, exact=True)
+        label = line_text(obj, record.kind, exact=False)
+        text = line_text(obj, record.kind, exact=True)
         frames.append(
             Frame(len(frames), t, label, now, tuple(marks), record=k + 1, refused=bool(refused))
         )

@@ -330,26 +330,14 @@ def picture_svg(replay: Replay, frame: Frame) -> str:
 
 
 def write_pngs(replay: Replay, folder: str | Path) -> list[Path]:
-    """One PNG per frame: ``frame-000.png`` (the start), ``frame-001.png``..."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    width = max(3, len(str(len(replay.frames) - 1)))
-    paths = []
-    for frame in replay.frames:
-        path = folder / f"frame-{frame.index:0{width}d}.png"
-        picture(replay, frame).save(path, format="PNG")
-        paths.append(path)
-    return paths
+    """One PNG per frame (:func:`companion.replay.gif.write_pngs`)."""
+    return gif_mod.write_pngs(replay, folder)
 
 
 def write_gif(replay: Replay, path: str | Path, *, speed: float | None = None,
               fps: float = 2.0, per_move_ms: int = gif_mod.PER_MOVE_MS) -> gif_mod.Plan:
-    """An animated GIF of the game at ``path`` (timings as :func:`gif.write_gif`)."""
-    plan = (gif_mod.real_time(replay, speed, fps) if speed
-            else gif_mod.per_move(replay, per_move_ms))
-    images = [picture(replay, f) for f in plan.frames]
-    Path(path).write_bytes(gif_mod.encode(images, plan.durations))
-    return plan
+    """An animated GIF of the game at ``path`` (:func:`companion.replay.gif.write_gif`)."""
+    return gif_mod.write_gif(replay, path, speed=speed, fps=fps, per_move_ms=per_move_ms)
 
 
 # ---------------------------------------------------------------------------------- text

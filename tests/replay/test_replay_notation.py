@@ -17,6 +17,7 @@ from companion.replay import load
 from companion.scenario import MalformedInput
 from companion.simulate import load as load_file
 from companion.simulate import simulator_for
+from companion.tamsk import notation as tamsk_notation
 from companion.tantrix.autoplay import random_game
 from tests.replay.games import TAMSK, TANTRIX, journal, scenario, tamsk_events, times
 
@@ -214,7 +215,7 @@ def test_any_tantrix_game_reads_back_exactly(seed: int, players: int) -> None:
 
 def test_an_input_this_version_cannot_write_is_kept_raw() -> None:
     newer = {"t": 4.0, "ev": "hologram", "glass": "r1", "beam": [1, 2]}
-    text = notation.dumps(TAMSK_HEADER, [(notation.tamsk_text([newer], "raw"), "")])
+    text = notation.dumps(TAMSK_HEADER, [(tamsk_notation.text([newer], "raw"), "")])
     assert [dict(e) for _, e in notation.parse(text).events] == [newer]
     assert notation.group("tamsk", [newer])[0].kind == "raw"
 

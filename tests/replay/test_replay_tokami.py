@@ -27,6 +27,7 @@ from companion.replay.palette import Ink
 from companion.scenario import MalformedInput
 from companion.simulate import load as load_file
 from companion.simulate import simulate_file, simulator_for
+from companion.tokami import notation as tokami_notation
 from companion.tokami import picture as pic
 from tests.replay.games import REFERENCE, SCENARIOS
 from tests.tables.driving import seat
@@ -297,7 +298,7 @@ def test_the_lines_read_as_a_player_says_them() -> None:
 def test_names_and_colours_that_are_not_plain_words_are_quoted() -> None:
     event = {"t": 3.0, "ev": "bonus", "player": "Anna Maria", "block": "light blue",
              "bonus": "up"}
-    line = notation.tokami_text(event, "bonus")
+    line = tokami_notation.text(event, "bonus")
     assert line == '"Anna Maria": "light blue" up, +"up" @0:03'
     text = f'[game "tokami"]\n{line}\n'
     assert [dict(e) for _, e in notation.parse(text).events] == [event]

@@ -1,0 +1,141 @@
+"""Tantrix in the notation (the :class:`companion.notation.NotationGame` facet).
+
+Tantrix lines (the syntax every game shares is in :mod:`companion.notation`):
+``red #23 (1,-2) r3 @0:42 done@0:44`` tile 23 on cell (1, -2) turned 3 sixths, then the end of
+the turn; ``yellow done``, ``red undo``. The colour in front is for the reader (the rules know
+whose turn it is).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion import notation
+from companion.notation import Record, end_or_note, only_time, read_time, stamp
+from companion.scenario import MalformedInput
+from companion.tantrix.simulate import EVENTS, parse_placement
+
+COLOURS = ("red", "yellow", "green", "blue")
+
+_CELL = re.compile(r"^\((-?\d+),(-?\d+)\)$")
+_ROT = re.compile(r"^r([0-5])$")
+_TILE = re.compile(r"^#(\d+)$")
+
+
+def line_kind(event: Mapping[str, Any]) -> str:
+    """The line kind of one Tantrix input (``raw`` when it cannot be written as text)."""
+    kind = event.get("ev")
+    if kind not in EVENTS or not notation.time_ok(event, required=False):
+        return "raw"
+    if kind == "place":
+        try:
+            parse_placement(event, 0)
+        except (MalformedInput, ValueError, TypeError):
+            return "raw"
+    if kind == "note" and not isinstance(event.get("text", ""), str):
+        return "raw"
+    return str(kind)
+
+
+def group(events: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[Record]:
+    """A ``done`` directly after a placement goes on its line; everything else is a line of
+    its own."""
+    records: list[Record] = []
+    i, n = 0, len(events)
+    while i < n:
+        kind = kinds[i]
+        if kind == "place":
+            rec = Record("place", [i])
+            i += 1
+            if i < n and kinds[i] == "done":
+                rec.events.append(i)
+                i += 1
+            records.append(rec)
+            continue
+        records.append(Record(kind, [i]))
+        i += 1
+    return records
+
+
+def text(
+    events: Sequence[Mapping[str, Any]],
+    kind: str,
+    *,
+    player: str | None = None,
+    exact: bool = True,
+) -> str:
+    """One Tantrix line for the inputs of one record; ``player`` (the colour on turn) is
+    written in front for the reader."""
+    if kind == "raw":
+        return notation.raw_text(events[0], exact)
+    e = events[0]
+    words = [player] if player and kind in ("place", "done", "undo") else []
+    if kind == "place":
+        words += [f"#{e['tile']}", f"({e['q']},{e['r']})", f"r{e['rot']}"]
+    elif kind == "note":
+        words += ["note", notation.json_text(str(e.get("text", "")))]
+    else:
+        words.append(kind)
+    if e.get("t") is not None:
+        words.append(stamp(e["t"], exact))
+    if kind == "place" and len(events) > 1:
+        done = events[1]
+        words.append("done" + (stamp(done["t"], exact) if done.get("t") is not None else ""))
+    return " ".join(words)
+
+
+def parse_line(body: str, number: int) -> list[dict[str, Any]]:
+    """One Tantrix line back to its inputs."""
+    if body.startswith("raw"):
+        return notation.parse_raw(body, number)
+    tokens = notation.words(body, number)
+    if tokens[0] in COLOURS:
+        tokens = tokens[1:]
+        if not tokens:
+            raise MalformedInput("a colour alone: expected #TILE (q,r) rK, done or undo", number)
+    head = tokens[0]
+    if head in ("end", "note"):
+        return end_or_note(tokens, number, time_required=False)
+    if head in ("done", "undo"):
+        event: dict[str, Any] = {"ev": head}
+        t = only_time(tokens[1:], number, required=False, what=head)
+        return [event if t is None else {"t": t, **event}]
+    tile = _TILE.match(head)
+    if tile is None:
+        raise MalformedInput(
+            f"{head!r}: a Tantrix line is #TILE (q,r) rK, done, undo, end, note or raw", number
+        )
+    if len(tokens) < 3:
+        raise MalformedInput("a placement is #TILE (q,r) rK, e.g. #23 (1,-2) r3", number)
+    cell = _CELL.match(tokens[1])
+    rot = _ROT.match(tokens[2])
+    if cell is None:
+        raise MalformedInput(f"{tokens[1]!r} is not a cell: write (q,r) without spaces", number)
+    if rot is None:
+        raise MalformedInput(f"{tokens[2]!r} is not a rotation: r0 to r5", number)
+    place: dict[str, Any] = {
+        "ev": "place",
+        "tile": int(tile.group(1)),
+        "q": int(cell.group(1)),
+        "r": int(cell.group(2)),
+        "rot": int(rot.group(1)),
+    }
+    out = [place]
+    for token in tokens[3:]:
+        glued = notation.GLUED.match(token)
+        if token.startswith("@") and "t" not in place and len(out) == 1:
+            place["t"] = read_time(token[1:], number)
+        elif glued is not None and glued.group(1) == "done" and len(out) == 1:
+            done: dict[str, Any] = {"ev": "done"}
+            if glued.group(2) is not None:
+                done["t"] = read_time(glued.group(2), number)
+            out.append(done)
+        else:
+            raise MalformedInput(
+                f"unexpected {token!r} after a placement (expected @TIME, then done or "
+                "done@TIME)",
+                number,
+            )
+    return out

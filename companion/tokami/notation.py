@@ -1,0 +1,192 @@
+"""Tokami in the notation (the :class:`companion.notation.NotationGame` facet).
+
+One turn a line (the syntax every game shares is in :mod:`companion.notation`):
+``Anna: blue up, +green @0:12`` a block taken higher with a bonus, ``Ben: fell red,blue
+(in hand green)``, ``Anna: white not higher``, ``Ben: declined``, ``undo``, ``end``. A colour
+or a name that is not a plain word (or is spelt like one of the line's words) is written in
+double quotes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion import notation
+from companion.notation import Record, read_time, stamp
+from companion.scenario import MalformedInput
+from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
+from companion.tokami.turns import Turn
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|;.*|[,()+]|[^\s,()+";]+')
+_WORD = re.compile(r'[^\s,()+";:@\\]+')
+_NAME = re.compile(r'([^\s",();:@\\]+):(?=\s|$)')
+#: Words a Tokami line gives a meaning to: a colour or a name spelt like one is quoted.
+WORDS = frozenset(
+    {"up", "not", "higher", "fell", "in", "hand", "declined", "undo", "end", "note", "raw"}
+)
+
+
+def line_kind(event: Mapping[str, Any]) -> str:
+    """The line kind of one Tokami input: its ``ev`` (a turn's outcome, ``undo`` or ``end``),
+    or ``raw`` when it cannot be written as text (an unknown event, a missing or bad field)."""
+    kind = event.get("ev")
+    if kind not in EVENTS or not notation.time_ok(event, required=False):
+        return "raw"
+    player = event.get("player")
+    if player is not None and (not isinstance(player, str) or not player):
+        return "raw"
+    if kind not in CONTROL_EVENTS:
+        try:
+            turn = Turn.from_event(event, 0)
+        except (MalformedInput, ValueError):
+            return "raw"
+        colours = [turn.block, turn.bonus, turn.in_hand, *turn.fallen]
+        if any(c is not None and not c for c in colours):
+            return "raw"  # an empty colour name has no spelling
+    return str(kind)
+
+
+def group(events: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[Record]:
+    """One turn a line."""
+    return notation.one_a_line(kinds)
+
+
+def _word(text: str) -> str:
+    """A colour or a name as one token: bare when it is a plain word, else in double quotes."""
+    if (
+        _WORD.fullmatch(text) is None
+        or text in WORDS
+        or notation.NUMBER.match(text) is not None
+    ):
+        return notation.json_text(text)
+    return text
+
+
+def text(event: Mapping[str, Any], kind: str, *, exact: bool = True) -> str:
+    """One Tokami line for one input: ``Anna: blue up, +green @0:12``."""
+    if kind == "raw":
+        return notation.raw_text(event, exact)
+    player = event.get("player")
+    words: list[str] = []
+    if isinstance(player, str):
+        words.append(_word(player) + ":")
+    if kind == "bonus":
+        words += [_word(event["block"]), "up,", "+" + _word(event["bonus"])]
+    elif kind == "higher":
+        words += [_word(event["block"]), "up"]
+    elif kind == "not_higher":
+        words += [_word(event["block"]), "not", "higher"]
+    elif kind == "fell":
+        words.append("fell")
+        fallen = ",".join(_word(c) for c in event["fallen"])
+        if fallen:
+            words.append(fallen)
+        if event.get("in_hand") is not None:
+            words.append(f"(in hand {_word(event['in_hand'])})")
+    else:  # declined, undo, end
+        words.append(kind)
+    if event.get("t") is not None:
+        words.append(stamp(event["t"], exact))
+    return " ".join(words)
+
+
+def _tokens(body: str, number: int) -> list[str]:
+    out: list[str] = []
+    for m in _TOKEN.finditer(body):
+        token = m.group(0)
+        if token.startswith(";"):
+            break
+        if token.startswith('"'):
+            try:
+                json.loads(token)
+            except json.JSONDecodeError:
+                raise MalformedInput(f"{token}: not a valid quoted name", number) from None
+        out.append(token)
+    return out
+
+
+def _colour(token: str | None, number: int, what: str) -> str:
+    if token is None or token in (",", "(", ")", "+") or token.startswith("@"):
+        raise MalformedInput(f"{what}: expected a colour, got {token or 'nothing'!r}", number)
+    if token.startswith('"'):
+        value = json.loads(token)
+        if not isinstance(value, str) or not value:
+            raise MalformedInput(f"{what}: {token} is not a colour", number)
+        return value
+    return token
+
+
+_FORMS = (
+    "a Tokami line is NAME: COLOUR up[, +BONUS], NAME: fell C1,C2 [(in hand C)], "
+    "NAME: COLOUR not higher, NAME: declined, undo, end or raw {...} (then @TIME if known)"
+)
+
+
+def parse_line(body: str, number: int) -> list[dict[str, Any]]:
+    """One Tokami line back to its input (see :func:`text`)."""
+    event: dict[str, Any] = {}
+    player: str | None = None
+    rest = body
+    if body.startswith('"'):
+        try:
+            name, end = json.JSONDecoder().raw_decode(body)
+        except json.JSONDecodeError:
+            raise MalformedInput("a quoted name or colour is not closed", number) from None
+        if isinstance(name, str) and body[end:].startswith(":"):
+            player, rest = name, body[end + 1 :]  # else a quoted colour starts the line
+    else:
+        m = _NAME.match(body)
+        if m is not None:
+            player, rest = m.group(1), body[m.end() :]
+    tokens = _tokens(rest, number)
+    if tokens and tokens[-1].startswith("@"):
+        event["t"] = read_time(tokens.pop()[1:], number)
+    if any(t.startswith("@") for t in tokens):
+        raise MalformedInput("a Tokami line has one @TIME, at its end", number)
+    if not tokens:
+        raise MalformedInput(_FORMS, number)
+    head = tokens[0]
+    if head in ("declined", "undo", "end") and len(tokens) == 1:
+        event["ev"] = head
+    elif head == "fell":
+        fallen: list[str] = []
+        i = 1
+        while i < len(tokens) and tokens[i] != "(":
+            fallen.append(_colour(tokens[i], number, "fell"))
+            i += 1
+            if i < len(tokens) and tokens[i] == ",":
+                i += 1
+                if i == len(tokens) or tokens[i] == "(":
+                    raise MalformedInput("fell: a colour is missing after a comma", number)
+            elif i < len(tokens) and tokens[i] != "(":
+                raise MalformedInput("fell: separate the colours with commas", number)
+        event.update({"ev": "fell", "fallen": fallen})
+        if i < len(tokens):
+            hand = tokens[i:]
+            if len(hand) != 5 or hand[1:3] != ["in", "hand"] or hand[4] != ")":
+                raise MalformedInput("fell: the block in hand is written (in hand COLOUR)", number)
+            event["in_hand"] = _colour(hand[3], number, "in hand")
+    elif len(tokens) >= 2 and head not in WORDS:
+        block = _colour(head, number, "the block")
+        if tokens[1:] == ["up"]:
+            event.update({"ev": "higher", "block": block})
+        elif tokens[1:] == ["not", "higher"]:
+            event.update({"ev": "not_higher", "block": block})
+        elif len(tokens) == 5 and tokens[1:4] == ["up", ",", "+"]:
+            bonus = _colour(tokens[4], number, "the bonus")
+            event.update({"ev": "bonus", "block": block, "bonus": bonus})
+        else:
+            raise MalformedInput(_FORMS, number)
+    else:
+        raise MalformedInput(_FORMS, number)
+    out: dict[str, Any] = {}
+    if "t" in event:
+        out["t"] = event.pop("t")
+    out["ev"] = event.pop("ev")
+    if player is not None:
+        out["player"] = player
+    out.update(event)
+    return [out]
