@@ -334,7 +334,9 @@ class Game:
         return None
 
     def bonus_available(self, player: str) -> bool:
-        return self._usable_bonus(player) is not None
+        """Whether the player holds a second-ring right now: for his move of this turn (still
+        to be made) or in that move's ring window."""
+        return self._usable_bonus(player) is not None or self._bonus_to_come(player) is not None
 
     def _bonus_to_come(self, player: str) -> Bonus | None:
         """A right whose move is still to be made (a second ring now would come too early)."""
@@ -778,7 +780,7 @@ class Game:
         if space is None:
             window = own or claim
             if window is None:
-                if self.bonus_available(player):
+                if bonus is not None:
                     return self._refuse(
                         t, player, "which-space", "say where the second ring goes (its space)"
                     )
@@ -786,7 +788,7 @@ class Game:
             return self._drop_in_window(t, player, window)
         for window in (own, claim):
             if window is not None and window.move.to in (space, None):
-                if window.move.to is None and self.bonus_available(player):
+                if window.move.to is None and bonus is not None:
                     continue
                 return self._drop_in_window(t, player, window, space)
         if bonus is not None:
@@ -961,11 +963,7 @@ class Game:
                 "against": timer.against if timer.running else None,
             },
             "bonus_ring": next(
-                (
-                    p
-                    for p in PLAYERS
-                    if self.bonus_available(p) or self._bonus_to_come(p) is not None
-                ),
+                (p for p in PLAYERS if self.bonus_available(p)),
                 None,
             ),
             "skip_next": sorted(self.skip_next),
