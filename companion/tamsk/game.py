@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.tamsk.board import CAPACITY, NEIGHBOURS, RINGS_PER_PLAYER, STANDARD_START
+from companion.tamsk.corrections import UNDO, apply_correction
 from companion.tamsk.events import (
     CORRECT,
     END,
@@ -373,8 +374,6 @@ class Game:
         if kind in (LIFT, RELEASE) and event.glass is not None:
             self._opponent_moves_at_expiry(t, owner(event.glass))
         if kind == CORRECT:
-            from companion.tamsk.corrections import UNDO, apply_correction
-
             assert event.correction is not None
             if event.correction.what != UNDO:
                 self.history.append(event)
@@ -494,6 +493,23 @@ class Game:
         if self.rules.ruleset == "adjusted" and not self.over and self.turn == opponent(offender):
             self._prune_bonuses()
             self.bonuses.append(Bonus(opponent(offender), self.turn_no))
+
+    def _consequence_to_come(self, at: float, offender: str, kind: str) -> None:
+        """A penalty ruled (by the arbiter) against a player not on turn: its consequence is
+        still to come (adjusted: the opponent, on turn, may drop a second ring; original: the
+        offender's next turn is skipped)."""
+        self.penalties.append(Penalty(at, offender, kind))
+        if self.rules.ruleset == "original":
+            self.skip_next.add(offender)
+        else:
+            self.bonus = Bonus(opponent(offender), self.turn_no)
+
+    def _declare(self, t: float, winner: str, reason: str, ended_by: str) -> None:
+        """The game is over at ``t`` with this result (an arbiter's ruling)."""
+        self.timer.running = False
+        self.timer.expires = INFINITY
+        self.outcome = Outcome(winner, reason, ended_by, t)
+        self._recompute_deadline()
 
     def _prune_bonuses(self) -> None:
         """Forget the rights that can no longer be used."""
