@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench clean rule-machine
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -21,6 +21,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The Tamsk rule machine with a large budget (the suite runs a small one).
+RULE_MACHINE_EXAMPLES ?= 2000
+rule-machine: $(STAMP)
+	RULE_MACHINE_EXAMPLES=$(RULE_MACHINE_EXAMPLES) $(BIN)/python -m pytest -q -p no:cacheprovider tests/tamsk/test_rule_machine.py
 
 bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

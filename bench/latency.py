@@ -33,8 +33,8 @@ from companion.config import defaults  # noqa: E402
 from companion.daemon import Daemon, make_sounder  # noqa: E402
 from companion.hw.display import Display, make_device  # noqa: E402
 from companion.hw.inputs import GpioInputs  # noqa: E402
-from companion.tamsk.table import Table  # noqa: E402
 from companion.tamsk.game import Rules  # noqa: E402
+from companion.tamsk.table import Table  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

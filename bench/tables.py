@@ -33,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.arbiter.client import ArbiterClient  # noqa: E402
 from companion.arbiter.settings import ArbiterSettings, MqttSettings  # noqa: E402
-from companion.tamsk.simtable import SimulatedTable, table_config  # noqa: E402
 from companion.arbiter.web import ArbiterServer  # noqa: E402
 from companion.clock import MonotonicClock  # noqa: E402
+from companion.tamsk.simtable import SimulatedTable, table_config  # noqa: E402
 from tests.arbiter.broker import Broker, mosquitto_path  # noqa: E402
 
 LIMIT_MS = 100.0

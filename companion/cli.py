@@ -39,6 +39,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"companion verify: {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
+    except MalformedInput as exc:  # a line beyond the readers' limits
+        print(f"companion verify: {args.file}: {exc}", file=sys.stderr)
+        return 2
     print(verdict.report())
     return 0 if verdict.ok else 1
 

@@ -24,12 +24,16 @@ Durability: :meth:`JournalWriter.append` returns only after the line is on disk
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from companion import lines
+from companion.lines import MalformedInput
 
 GENESIS = "0" * 64
 FORMAT = 1
@@ -63,7 +67,7 @@ class Problem:
 
     line: int
     offset: int
-    kind: str  # "torn", "not-json", "not-canonical", "hash", "chain", "seq", "header"
+    kind: str  # "torn", "not-json", "not-canonical", "hash", "chain", "seq", "header", "refused"
     message: str
 
     def __str__(self) -> str:
@@ -93,21 +97,51 @@ class Journal:
 
 
 def read_bytes(data: bytes) -> Journal:
-    """Read a journal from its bytes. Never raises for bad content: problems are collected.
+    """Read a journal from its bytes (see :func:`read_stream`)."""
+    return read_stream(io.BytesIO(data))
+
+
+def _lines(stream: IO[bytes]) -> Iterator[tuple[int, int, bytes | None, bool]]:
+    """``(number, offset, line without newline, complete)``; the line is None when it is longer
+    than the limit (it is skipped without being held in memory)."""
+    number = 0
+    offset = 0
+    while True:
+        raw = stream.readline(lines.MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        size = len(raw)
+        if raw.endswith(b"\n"):
+            yield number, offset, raw[:-1], True
+        elif size <= lines.MAX_LINE_BYTES:
+            yield number, offset, raw, False
+        else:
+            complete = False
+            while True:  # skip the rest of the over-long line
+                chunk = stream.readline(1 << 16)
+                size += len(chunk)
+                if not chunk or chunk.endswith(b"\n"):
+                    complete = bool(chunk)
+                    break
+            yield number, offset, None, complete
+        offset += size
+
+
+def read_stream(stream: IO[bytes]) -> Journal:
+    """Read a journal line by line. Never raises for bad content: problems are collected.
 
     Every complete line that parses is kept (an altered record is reported, not dropped, so an
-    arbiter can see what it says); a final line cut short is reported as torn and dropped.
+    arbiter can see what it says); a final line cut short is reported as torn and dropped. A
+    line beyond the readers' limits (:mod:`companion.lines`: length, nesting, number size,
+    ``t``, encoding) is a problem of kind ``refused`` and is not kept.
     """
     journal = Journal(header=None)
-    offset = 0
-    number = 0
     prev = GENESIS
     expected_seq = 0
-    end = len(data)
-    while offset < end:
-        newline = data.find(b"\n", offset)
-        number += 1
-        if newline < 0:
+    number = 0
+    for number, offset, raw, complete in _lines(stream):
+        if not complete:
             journal.torn = Problem(
                 number,
                 offset,
@@ -116,18 +150,28 @@ def read_bytes(data: bytes) -> Journal:
                 "cut or edited); it is ignored",
             )
             break
-        raw = data[offset:newline]
-        problem, record = _check_line(raw, number, offset, prev, expected_seq)
+        if raw is None:
+            problem: Problem | None = Problem(
+                number,
+                offset,
+                "refused",
+                f"line longer than the limit of {lines.MAX_LINE_BYTES} bytes",
+            )
+            record = None
+        else:
+            problem, record = _check_line(raw, number, offset, prev, expected_seq)
+        newline_end = offset + (len(raw) if raw is not None else 0) + 1
         if record is None:
             assert problem is not None
-            if newline + 1 >= end:
+            if raw is not None and stream.read(1) == b"":
                 problem.kind = "torn"
                 problem.message += "; as the last line it may be a write cut short"
                 journal.torn = problem
                 break
+            if raw is not None:
+                stream.seek(-1, io.SEEK_CUR)
             journal.problems.append(problem)
-            offset = newline + 1
-            journal.good_length = offset
+            journal.good_length = stream.tell() if raw is None else newline_end
             continue
         if problem is not None:
             journal.problems.append(problem)
@@ -143,8 +187,7 @@ def read_bytes(data: bytes) -> Journal:
             journal.header = body
         else:
             journal.events.append((number, body))
-        offset = newline + 1
-        journal.good_length = offset
+        journal.good_length = newline_end
     journal.last_hash = prev
     journal.next_seq = expected_seq
     if journal.header is None and journal.torn is None and not journal.problems:
@@ -156,12 +199,18 @@ def _check_line(
     raw: bytes, number: int, offset: int, prev: str, seq: int
 ) -> tuple[Problem | None, dict[str, Any] | None]:
     try:
-        text = raw.decode("utf-8")
-        record = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return Problem(number, offset, "not-json", "this line is not a readable record"), None
+        text = lines.decode(raw, number)
+        record = lines.loads(text, number)
+    except MalformedInput as exc:
+        if exc.message.startswith("not valid JSON"):
+            return Problem(number, offset, "not-json", "this line is not a readable record"), None
+        return Problem(number, offset, "refused", exc.message), None
     if not isinstance(record, dict):
         return Problem(number, offset, "not-json", "this line is not a JSON object"), None
+    try:
+        lines.check_time(record.get("t"), number)
+    except MalformedInput as exc:
+        return Problem(number, offset, "refused", exc.message), None
     try:
         same = canonical(record) == text
     except (TypeError, ValueError):
@@ -196,7 +245,13 @@ def _check_line(
 
 
 def read_path(path: str | Path) -> Journal:
-    return read_bytes(Path(path).read_bytes())
+    with open(path, "rb") as stream:
+        return read_stream(stream)
+
+
+def refused(journal: Journal) -> Problem | None:
+    """The first line beyond the readers' limits, if any (a hostile file, not damage)."""
+    return next((p for p in journal.problems if p.kind == "refused"), None)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -261,15 +316,19 @@ class JournalWriter:
         from the last complete record and nothing complete is lost.
         """
         path = Path(path)
-        data = path.read_bytes()
-        journal = read_bytes(data)
-        if journal.header is None:
-            raise ValueError(f"{path}: not a journal (no header record)")
-        if journal.good_length < len(data):
-            with open(path.with_name(path.name + ".torn"), "ab") as keep:
-                keep.write(data[journal.good_length :])
-                keep.flush()
-                os.fsync(keep.fileno())
+        with open(path, "rb") as stream:
+            journal = read_stream(stream)
+            if journal.header is None:
+                raise ValueError(f"{path}: not a journal (no header record)")
+            size = stream.seek(0, io.SEEK_END)
+            if journal.good_length < size:
+                stream.seek(journal.good_length)
+                with open(path.with_name(path.name + ".torn"), "ab") as keep:
+                    while chunk := stream.read(1 << 20):
+                        keep.write(chunk)
+                    keep.flush()
+                    os.fsync(keep.fileno())
+        if journal.good_length < size:
             fd = os.open(path, os.O_WRONLY)
             try:
                 os.ftruncate(fd, journal.good_length)

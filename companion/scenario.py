@@ -6,22 +6,16 @@ This module is pure (it parses text, it opens nothing), so the game cores may us
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.lines import MalformedInput, check_time, loads
+
+__all__ = ["MalformedInput", "NumberedEvent", "Scenario", "event_times", "parse_lines"]
+
 #: One event of a scenario: its line number (1-based) and the decoded object.
 NumberedEvent = tuple[int, Mapping[str, Any]]
-
-
-class MalformedInput(ValueError):
-    """A scenario or journal line that is not a valid input at all (not a refused move)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.message = message
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line is not None else message)
 
 
 @dataclass
@@ -52,12 +46,7 @@ def parse_lines(lines: Iterable[str]) -> Scenario:
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise MalformedInput(
-                f"not valid JSON ({exc.msg} at column {exc.colno})", number
-            ) from None
+        obj = loads(text, number)  # bounded: companion.lines
         if not isinstance(obj, dict):
             raise MalformedInput(f"expected a JSON object, got {type(obj).__name__}", number)
         if header is None:
@@ -92,6 +81,7 @@ def event_times(events: Sequence[NumberedEvent], *, required: bool) -> list[floa
             )
         if t != t or t in (float("inf"), float("-inf")) or t < 0:
             raise MalformedInput(f'"t" must be a finite number of seconds >= 0, got {t!r}', number)
+        check_time(t, number)
         if t < last:
             raise MalformedInput(f"time goes backwards: t={t} after t={last}", number)
         last = float(t)

@@ -14,13 +14,13 @@ A journal is read through :mod:`companion.journal`, so a torn last line is dropp
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from companion import journal as journal_mod
-from companion import notation, registry
+from companion import lines, notation, registry
 from companion.scenario import MalformedInput, NumberedEvent, Scenario, parse_lines
 
 
@@ -70,26 +70,38 @@ def check_game(scenario: Scenario) -> Scenario:
     return scenario
 
 
-def _looks_like_journal(data: bytes) -> bool:
-    first = data.split(b"\n", 1)[0]
+def _looks_like_journal(first: bytes) -> bool:
     try:
-        obj = json.loads(first)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        obj = lines.loads(lines.decode(first.rstrip(b"\r\n"), 1), 1)
+    except MalformedInput:
         return False
     return isinstance(obj, dict) and "hash" in obj and "prev" in obj
 
 
 def load(path: str | Path) -> Loaded:
-    """Read a scenario, a journal or a notation file; a file that cannot be read at all is
-    MalformedInput."""
+    """Read a scenario, a journal or a notation file, line by line within the limits of
+    :mod:`companion.lines`; a file that cannot be read at all is MalformedInput."""
     try:
-        data = Path(path).read_bytes()
+        stream = open(path, "rb")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
         raise MalformedInput(f"{path}: no such file") from None
     except OSError as exc:
         raise MalformedInput(f"{path}: {exc.strerror}") from None
-    if _looks_like_journal(data):
-        j = journal_mod.read_bytes(data)
+    try:
+        with stream:
+            return _load(stream)
+    except IsADirectoryError as exc:
+        raise MalformedInput(f"{path}: {exc.strerror}") from None
+
+
+def _load(stream: BinaryIO) -> Loaded:
+    first = stream.readline(lines.MAX_LINE_BYTES + 1)
+    stream.seek(0)
+    if _looks_like_journal(first):
+        j = journal_mod.read_stream(stream)
+        bad = journal_mod.refused(j)
+        if bad is not None:
+            raise MalformedInput(bad.message, bad.line)
         if j.header is None:
             raise MalformedInput("the journal has no readable header", 1)
         notes = []
@@ -100,13 +112,39 @@ def load(path: str | Path) -> Loaded:
         scenario = check_game(parse_lines([json.dumps(j.header)]))
         scenario.events = list(j.events)
         return Loaded(scenario, notes, j)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise MalformedInput("not UTF-8 text", data.count(b"\n", 0, exc.start) + 1) from None
-    if notation.looks_like_notation(text):
+    if _notation(stream):
+        data = stream.read(MAX_NOTATION_BYTES + 1)
+        if len(data) > MAX_NOTATION_BYTES:
+            raise MalformedInput(f"a notation file larger than {MAX_NOTATION_BYTES} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MalformedInput("not UTF-8 text", data.count(b"\n", 0, exc.start) + 1) from None
         return Loaded(notation.parse(text))
-    return Loaded(check_game(parse_lines(text.splitlines())))
+    return Loaded(check_game(parse_lines(_text_lines(stream))))
+
+
+#: A notation file is read whole (it is one game's moves, a few kilobytes).
+MAX_NOTATION_BYTES = 16 << 20
+
+
+def _notation(stream: BinaryIO) -> bool:
+    """Whether the first line that is neither blank nor a comment is a notation tag (the
+    stream is left at its start)."""
+    try:
+        for number, _offset, raw, _complete in lines.read_lines(stream):
+            text = lines.decode(raw, number)
+            if text.strip() and not text.strip().startswith(("#", ";")):
+                return notation.looks_like_notation(text)
+        return False
+    finally:
+        stream.seek(0)
+
+
+def _text_lines(stream: BinaryIO) -> Iterator[str]:
+    """Each line's text, one at a time (memory does not grow with the file)."""
+    for number, _offset, raw, _complete in lines.read_lines(stream):
+        yield lines.decode(raw, number)
 
 
 def read_scenario(path: str | Path) -> Scenario:

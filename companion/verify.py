@@ -52,7 +52,12 @@ class Verdict:
 
 
 def verify_path(path: str | Path) -> Verdict:
+    """Check a journal; a line beyond the readers' limits (a hostile file, see
+    :mod:`companion.lines`) raises MalformedInput naming it."""
     j = journal_mod.read_path(path)
+    bad = journal_mod.refused(j)
+    if bad is not None:
+        raise MalformedInput(bad.message, bad.line)
     verdict = Verdict(str(path), j)
     if j.header is None:
         return verdict

@@ -59,223 +59,34 @@ is refused like any input: a violation of kind ``correction`` that changes nothi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from companion.scenario import MalformedInput
-from companion.tamsk.board import CAPACITY, RINGS_PER_PLAYER, is_space
-from companion.tamsk.events import (
-    CORRECT,
-    END,
-    GLASSES,
-    LIFT,
-    PASS,
-    PLAYERS,
-    PUTBACK,
-    RELEASE,
-    RING,
-    TIMER15,
-    Event,
-    opponent,
+from companion.tamsk.board import CAPACITY, RINGS_PER_PLAYER
+from companion.tamsk.correction_record import (
+    ADD_RING,
+    ARBITER,
+    CANCEL_PENALTY,
+    CONFIRM,
+    NEXT_ROUND,
+    PENALTY,
+    PENALTY_KINDS,
+    REMOVE_RING,
+    RESULT,
+    SAND,
+    SPACE,
+    TURN,
+    UNDO,
+    UNDOABLE,
+    WHATS,
+    WINNERS,
+    Correction,
+    parse_correction,
 )
+from companion.tamsk.events import CORRECT, Event
+from companion.tamsk.names import opponent
 
 if TYPE_CHECKING:
     from companion.tamsk.game import Game, Violation
-
-ARBITER = "arbiter"
-
-SAND = "sand"
-SPACE = "space"
-ADD_RING = "add-ring"
-REMOVE_RING = "remove-ring"
-UNDO = "undo"
-PENALTY = "penalty"
-CANCEL_PENALTY = "cancel-penalty"
-TURN = "turn"
-RESULT = "result"
-CONFIRM = "confirm"
-NEXT_ROUND = "next-round"
-
-WHATS = (
-    SAND,
-    SPACE,
-    ADD_RING,
-    REMOVE_RING,
-    UNDO,
-    PENALTY,
-    CANCEL_PENALTY,
-    TURN,
-    RESULT,
-    CONFIRM,
-    NEXT_ROUND,
-)
-
-#: The inputs an ``undo`` may take back.
-UNDOABLE = (LIFT, RELEASE, PUTBACK, RING, TIMER15, PASS, END)
-PENALTY_KINDS = ("late", "forfeit", "pass")
-WINNERS = ("red", "black", "tie")
-
-
-@dataclass(frozen=True, slots=True)
-class Correction:
-    """One correction's fields (unused ones are ``None``), in the order a journal writes them."""
-
-    what: str
-    reason: str
-    by: str
-    glass: str | None = None
-    space: str | None = None
-    player: str | None = None
-    sand: float | None = None
-    running: bool | None = None
-    kind: str | None = None
-    index: int | None = None
-    penalty_t: float | None = None
-    target_t: float | None = None
-    target_ev: str | None = None
-    winner: str | None = None
-    forfeit: bool | None = None
-    round: int | None = None
-    auth: str | None = None
-    nonce: str | None = None
-    #: ``space`` was given as null on purpose (a glass somewhere unknown, an unplaced ring).
-    space_unknown: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """The journal fields (without ``t`` and ``ev``)."""
-        out: dict[str, Any] = {"what": self.what}
-        for f in fields(self):
-            name = f.name
-            if name in ("what", "reason", "by", "space_unknown"):
-                continue
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-            elif name == "space" and self.space_unknown:
-                out[name] = None
-        out["reason"] = self.reason
-        out["by"] = self.by
-        return out
-
-
-def _bad(obj: Mapping[str, Any], message: str, line: int | None) -> MalformedInput:
-    return MalformedInput(f"a {obj.get('what')!r} correction: {message}", line)
-
-
-def _choice(
-    obj: Mapping[str, Any], key: str, choices: tuple[str, ...], line: int | None
-) -> str:
-    value = obj.get(key)
-    if value not in choices:
-        if value is None:
-            raise _bad(obj, f'needs "{key}" ({", ".join(choices)})', line)
-        raise _bad(obj, f'"{key}" must be one of {", ".join(choices)}, got {value!r}', line)
-    return str(value)
-
-
-def _number(obj: Mapping[str, Any], key: str, line: int | None, *, required: bool) -> float | None:
-    value = obj.get(key)
-    if value is None:
-        if required:
-            raise _bad(obj, f'needs "{key}" (seconds)', line)
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise _bad(obj, f'"{key}" must be a number, got {value!r}', line)
-    if value < 0 or value == float("inf"):
-        raise _bad(obj, f'"{key}" must be a finite number >= 0, got {value!r}', line)
-    return float(value)
-
-
-def _integer(obj: Mapping[str, Any], key: str, line: int | None, low: int) -> int:
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(obj, f'needs "{key}", a whole number, got {value!r}', line)
-    if value < low:
-        raise _bad(obj, f'"{key}" must be {low} or more, got {value}', line)
-    return value
-
-
-def _flag(obj: Mapping[str, Any], key: str, line: int | None) -> bool | None:
-    value = obj.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, bool):
-        raise _bad(obj, f'"{key}" must be true or false, got {value!r}', line)
-    return value
-
-
-def _space(obj: Mapping[str, Any], line: int | None, *, nullable: bool) -> tuple[str | None, bool]:
-    if "space" not in obj:
-        raise _bad(obj, 'needs "space" (a1..g4' + (", or null" if nullable else "") + ")", line)
-    value = obj["space"]
-    if value is None:
-        if not nullable:
-            raise _bad(obj, '"space" must be a space of the board (a1..g4)', line)
-        return None, True
-    if not is_space(value):
-        raise _bad(obj, f'"space": {value!r} is not a space of the board (a1..g4)', line)
-    return str(value), False
-
-
-def _text(obj: Mapping[str, Any], key: str, line: int | None) -> str | None:
-    value = obj.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise _bad(obj, f'"{key}" must be text, got {value!r}', line)
-    return value
-
-
-def parse_correction(obj: Mapping[str, Any], line: int | None = None) -> Correction:
-    """The :class:`Correction` a ``correct`` record describes; a bad shape is MalformedInput.
-
-    Whether it may be applied (who made it, whether the glass or ring is there) is the rules'
-    business, decided in the fold; this only checks that the record says something definite.
-    """
-    what = obj.get("what")
-    if what not in WHATS:
-        if what is None:
-            raise MalformedInput(f'a correction needs "what" ({", ".join(WHATS)})', line)
-        raise MalformedInput(
-            f"unknown correction {what!r} (expected one of {', '.join(WHATS)})", line
-        )
-    reason = obj.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        raise _bad(obj, 'needs a "reason": corrections are never made without one', line)
-    by = obj.get("by")
-    if not isinstance(by, str):
-        raise _bad(obj, 'needs "by" (who made it: "arbiter")', line)
-    extra: dict[str, Any] = {"auth": _text(obj, "auth", line), "nonce": _text(obj, "nonce", line)}
-    if what == SAND:
-        extra["glass"] = _choice(obj, "glass", GLASSES, line)
-        extra["sand"] = _number(obj, "sand", line, required=True)
-        extra["running"] = _flag(obj, "running", line)
-    elif what == SPACE:
-        extra["glass"] = _choice(obj, "glass", GLASSES, line)
-        extra["space"], extra["space_unknown"] = _space(obj, line, nullable=True)
-    elif what in (ADD_RING, REMOVE_RING):
-        extra["player"] = _choice(obj, "player", PLAYERS, line)
-        extra["space"], extra["space_unknown"] = _space(obj, line, nullable=what == REMOVE_RING)
-    elif what == UNDO:
-        extra["target_t"] = _number(obj, "target_t", line, required=False)
-        if obj.get("target_ev") is not None:
-            extra["target_ev"] = _choice(obj, "target_ev", UNDOABLE, line)
-    elif what == PENALTY:
-        extra["player"] = _choice(obj, "player", PLAYERS, line)
-        extra["kind"] = _choice(obj, "kind", PENALTY_KINDS, line)
-    elif what == CANCEL_PENALTY:
-        extra["index"] = _integer(obj, "index", line, 0)
-        extra["penalty_t"] = _number(obj, "penalty_t", line, required=False)
-    elif what == TURN:
-        extra["player"] = _choice(obj, "player", PLAYERS, line)
-    elif what == RESULT:
-        extra["winner"] = _choice(obj, "winner", WINNERS, line)
-        extra["forfeit"] = _flag(obj, "forfeit", line)
-    elif what == NEXT_ROUND:
-        extra["round"] = _integer(obj, "round", line, 1)
-    return Correction(str(what), reason.strip(), by, **extra)
-
 
 # ---------------------------------------------------------------------- applying
 
@@ -399,9 +210,7 @@ def _undo(game: Game, t: float, c: Correction) -> str | None:
         return f"the last input is at t={target.t:g}, not at t={c.target_t:g}"
     if c.target_ev is not None and target.kind != c.target_ev:
         return f"the last input is a {target.kind}, not a {c.target_ev}"
-    from companion.tamsk.game import Game as GameClass
-
-    rebuilt = GameClass(game.rules)
+    rebuilt = type(game)(game.rules)
     for event in history[:index] + history[index + 1 :]:
         rebuilt.apply(event)
     rebuilt.advance(t)
@@ -416,7 +225,6 @@ def _undo(game: Game, t: float, c: Correction) -> str | None:
 
 def _penalty(game: Game, t: float, c: Correction) -> str | None:
     assert c.player is not None and c.kind is not None
-    from companion.tamsk.game import Bonus, Penalty
 
     if game.over:
         return "the game is over"
@@ -428,11 +236,7 @@ def _penalty(game: Game, t: float, c: Correction) -> str | None:
             game.late.add(offender)
         game._penalise(t, offender, c.kind)
         return None
-    game.penalties.append(Penalty(t, offender, c.kind))
-    if game.rules.ruleset == "original":
-        game.skip_next.add(offender)
-    else:
-        game.bonus = Bonus(opponent(offender), game.turn_no)
+    game._consequence_to_come(t, offender, c.kind)
     return None
 
 
@@ -448,9 +252,9 @@ def _cancel_penalty(game: Game, t: float, c: Correction) -> str | None:
     if game.rules.ruleset == "original":
         game.skip_next.discard(p.player)
     else:
-        b = game.bonus
-        if b is not None and b.player == opponent(p.player) and not b.used:
-            game.bonus = None
+        game.bonuses = [
+            b for b in game.bonuses if b.used or b.player != opponent(p.player)
+        ]
     return None
 
 
@@ -468,12 +272,7 @@ def _turn(game: Game, t: float, c: Correction) -> str | None:
 
 def _result(game: Game, t: float, c: Correction) -> str | None:
     assert c.winner is not None
-    from companion.tamsk.game import Outcome
-
-    game.timer.running = False
-    game.timer.expires = float("inf")
-    game.outcome = Outcome(c.winner, "forfeit" if c.forfeit else "arbiter", ARBITER, t)
-    game._recompute_deadline()
+    game._declare(t, c.winner, "forfeit" if c.forfeit else "arbiter", ARBITER)
     game.confirmed = True
     return None
 
@@ -515,8 +314,21 @@ def correction(t: float, what: str, reason: str, **fields_: Any) -> Event:
 
 
 __all__ = [
+    "ADD_RING",
     "ARBITER",
+    "CANCEL_PENALTY",
+    "CONFIRM",
     "CORRECT",
+    "NEXT_ROUND",
+    "PENALTY",
+    "PENALTY_KINDS",
+    "REMOVE_RING",
+    "RESULT",
+    "SAND",
+    "SPACE",
+    "TURN",
+    "UNDO",
+    "WINNERS",
     "Correction",
     "UNDOABLE",
     "WHATS",

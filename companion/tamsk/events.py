@@ -10,37 +10,32 @@ malformed: it becomes a violation).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.scenario import MalformedInput
 from companion.tamsk.board import is_space
+from companion.tamsk.correction_record import Correction, parse_correction
+from companion.tamsk.names import (
+    CORRECT,
+    END,
+    GLASSES,
+    KINDS,
+    LIFT,
+    NOTE,
+    PASS,
+    PLAYERS,
+    PUTBACK,
+    RELEASE,
+    RING,
+    TIMER15,
+    opponent,
+    owner,
+)
 
-if TYPE_CHECKING:
-    from companion.tamsk.corrections import Correction
-
-PLAYERS = ("red", "black")
-GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
-
-LIFT = "lift"
-RELEASE = "release"
-RING = "ring"
-TIMER15 = "timer15"
-PASS = "pass"
-END = "end"
-NOTE = "note"
-PUTBACK = "putback"
-CORRECT = "correct"
-
-KINDS = (LIFT, RELEASE, RING, TIMER15, PASS, END, NOTE, PUTBACK, CORRECT)
-
-
-def owner(glass: str) -> str:
-    """The player a glass belongs to: ``r*`` are red, ``b*`` black."""
-    return "red" if glass[0] == "r" else "black"
-
-
-def opponent(player: str) -> str:
-    return "black" if player == "red" else "red"
+__all__ = [
+    "CORRECT", "END", "GLASSES", "KINDS", "LIFT", "NOTE", "PASS", "PLAYERS", "PUTBACK",
+    "RELEASE", "RING", "TIMER15", "Correction", "Event", "opponent", "owner", "parse_event",
+]  # fmt: skip
 
 
 class Event:
@@ -191,8 +186,6 @@ def parse_event(obj: Mapping[str, Any], t: float, line: int | None = None) -> Ev
         text = obj.get("text", "")
         return Event(NOTE, t, text=str(text))
     if kind == CORRECT:
-        from companion.tamsk.corrections import parse_correction
-
         return Event(CORRECT, t, correction=parse_correction(obj, line))
     if kind is None:
         raise MalformedInput('an event needs "ev" (lift, release, ring, timer15, pass, end)', line)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.tamsk.board import CAPACITY, NEIGHBOURS, RINGS_PER_PLAYER, STANDARD_START
+from companion.tamsk.corrections import UNDO, apply_correction
 from companion.tamsk.events import (
     CORRECT,
     END,
@@ -110,6 +111,9 @@ class RingWindow:
 
     move: Move
     dropped: bool = False
+    #: When the ring dropped in it named its space: the time it was dropped (see
+    #: :meth:`Game._ring`: a holder's ring with that space then one without it).
+    spaced_at: float | None = None
 
 
 @dataclass(slots=True)
@@ -189,7 +193,12 @@ class Game:
         self.moves_made = {p: 0 for p in PLAYERS}
         self.used: dict[str, set[str]] = {p: set() for p in PLAYERS}
         self.windows: list[RingWindow] = []
-        self.bonus: Bonus | None = None
+        #: Second-ring rights (adjusted rules) still to be used; the newest last.
+        self.bonuses: list[Bonus] = []
+        #: The turn number each lift in hand was made in (a late move is his move of that turn).
+        self.lift_turn: dict[str, int] = {}
+        #: The ring windows the last accepted lift closed, so a ``putback`` can reopen them.
+        self._reopen: tuple[str, list[RingWindow]] | None = None
         self.skip_next: set[str] = set()
         self.timer = Timer15()
         self.moves: list[Move] = []
@@ -302,13 +311,43 @@ class Game:
     def sand(self, glass: str, t: float | None = None) -> float:
         return self.glasses[glass].sand_at(self.t if t is None else t)
 
+    @property
+    def bonus(self) -> Bonus | None:
+        """The newest second-ring right (kept for the arbiter's corrections and the replay)."""
+        return self.bonuses[-1] if self.bonuses else None
+
+    @bonus.setter
+    def bonus(self, value: Bonus | None) -> None:
+        if value is None:
+            self.bonuses.clear()
+        else:
+            self.bonuses = [b for b in self.bonuses if b.player != value.player] + [value]
+
+    def _usable_bonus(self, player: str) -> Bonus | None:
+        """The player's second-ring right he may use now: after his own move of that turn,
+        while that move's ring window is open."""
+        if self.over:
+            return None
+        for b in self.bonuses:
+            if b.player == player and not b.used and b.window is not None:
+                if b.window in self.windows:
+                    return b
+        return None
+
     def bonus_available(self, player: str) -> bool:
-        b = self.bonus
-        if b is None or b.player != player or b.used or self.over:
-            return False
-        if self.turn == player and self.turn_no == b.turn_no:
-            return True
-        return b.window is not None and b.window in self.windows
+        """Whether the player holds a second-ring right now: for his move of this turn (still
+        to be made) or in that move's ring window."""
+        return self._usable_bonus(player) is not None or self._bonus_to_come(player) is not None
+
+    def _bonus_to_come(self, player: str) -> Bonus | None:
+        """A right whose move is still to be made (a second ring now would come too early)."""
+        for b in self.bonuses:
+            if b.player == player and not b.used and b.window is None:
+                if self.turn == player and self.turn_no == b.turn_no:
+                    return b
+                if self.lift_turn.get(player) == b.turn_no:
+                    return b
+        return None
 
     # ------------------------------------------------------------------ the fold
 
@@ -328,9 +367,13 @@ class Game:
         kind = event.kind
         if kind == NOTE:
             return None
+        if kind != CORRECT and self.over:
+            # After the end: refused, and nothing changes, not even a glass's sand.
+            self.history.append(event)
+            return self._refuse(t, event.actor, "game-over", "the game is over")
+        if kind in (LIFT, RELEASE) and event.glass is not None:
+            self._opponent_moves_at_expiry(t, owner(event.glass))
         if kind == CORRECT:
-            from companion.tamsk.corrections import UNDO, apply_correction
-
             assert event.correction is not None
             if event.correction.what != UNDO:
                 self.history.append(event)
@@ -386,6 +429,21 @@ class Game:
                         break
             self._recompute_deadline()
 
+    def _opponent_moves_at_expiry(self, t: float, player: str) -> None:
+        """The one exception to "an input at an expiry's instant comes first": the opponent of
+        the player the 15-second timer runs out against "may start his own move from that
+        instant", so at that ``t`` the timer runs out before his lift or release."""
+        timer = self.timer
+        if (
+            timer.running
+            and timer.expires == t
+            and timer.against == opponent(player)
+            and self.turn == timer.against
+            and self.turn_no == timer.against_turn
+        ):
+            self._timer_runs_out(t)
+            self._recompute_deadline()
+
     def _recompute_deadline(self) -> None:
         deadline = self.timer.expires if self.timer.running else INFINITY
         for g in self.glasses.values():
@@ -399,9 +457,11 @@ class Game:
         g.die(at)
         player = owner(g.name)
         if self.in_hand.get(player) == g.name:
-            # The sand ran out in the player's hand: that move cannot be completed.
+            # The sand ran out in the player's hand: lost where it stood, the lift ends without
+            # a move (a late move with it); setting it down is not reported again.
             self._drop_hand(player)
             self.late.discard(player)
+            self.refused_lifts[g.name] = player
         if not self.over and self.turn == player and player not in self.in_hand:
             if self.can_move(player) is False:
                 self._turn_passes(at, auto_pass=player)
@@ -418,7 +478,7 @@ class Game:
             or self.turn_no != timer.against_turn
         ):
             return
-        if against in self.in_hand:
+        if against in self.in_hand and self.lift_turn.get(against) == self.turn_no:
             kind = "late"
             self.late.add(against)
         else:
@@ -431,7 +491,42 @@ class Game:
             self.skip_next.add(offender)
         self._turn_passes(at)
         if self.rules.ruleset == "adjusted" and not self.over and self.turn == opponent(offender):
+            self._prune_bonuses()
+            self.bonuses.append(Bonus(opponent(offender), self.turn_no))
+
+    def _consequence_to_come(self, at: float, offender: str, kind: str) -> None:
+        """A penalty ruled (by the arbiter) against a player not on turn: its consequence is
+        still to come (adjusted: the opponent, on turn, may drop a second ring; original: the
+        offender's next turn is skipped)."""
+        self.penalties.append(Penalty(at, offender, kind))
+        if self.rules.ruleset == "original":
+            self.skip_next.add(offender)
+        else:
             self.bonus = Bonus(opponent(offender), self.turn_no)
+
+    def _declare(self, t: float, winner: str, reason: str, ended_by: str) -> None:
+        """The game is over at ``t`` with this result (an arbiter's ruling)."""
+        self.timer.running = False
+        self.timer.expires = INFINITY
+        self.outcome = Outcome(winner, reason, ended_by, t)
+        self._recompute_deadline()
+
+    def _prune_bonuses(self) -> None:
+        """Forget the rights that can no longer be used."""
+        keep = []
+        for b in self.bonuses:
+            if b.used:
+                continue
+            if b.window is not None and b.window not in self.windows:
+                continue
+            if (
+                b.window is None
+                and b.turn_no != self.turn_no
+                and self.lift_turn.get(b.player) != b.turn_no
+            ):
+                continue
+            keep.append(b)
+        self.bonuses = keep
 
     # ------------------------------------------------------------------ turns
 
@@ -449,10 +544,8 @@ class Game:
                 continue
             self.turn = player
             self.turn_no += 1
-            if player in self.late:
-                # his turn came round before he finished his late move: it is abandoned
-                self.late.discard(player)
-                self._drop_hand(player)
+            # A late mover whose turn comes round before he lets go still completes his late
+            # move; it does not use up this turn.
             if self.can_move(player) is False and player not in self.in_hand:
                 if (
                     self.can_move(opponent(player)) is False
@@ -483,18 +576,24 @@ class Game:
             self.outcome = Outcome(winner, "time-tiebreak", ended_by, t, order)
 
     def _time_tiebreak(self) -> tuple[str, tuple[tuple[str, float], ...]]:
-        """The player whose last living glass runs out last wins; if both last glasses run out
-        at the same instant, the owner of the one that ran out just before them wins."""
+        """The player whose last glass runs out last wins; if the two last glasses run out
+        within 1 ms of each other, the last-but-one glasses decide, and so on. A glass never
+        turned counts as running out before any other. Nothing separates them: a tie (never
+        the glasses' names)."""
         out = {name: g.final_time() for name, g in self.glasses.items()}
         order = tuple(sorted(out.items(), key=lambda item: (item[1], item[0])))
-        last = {p: max(out[g] for g in self._own(p)) for p in PLAYERS}
-        if abs(last["red"] - last["black"]) > SAME_INSTANT + 1e-9:
-            return ("red" if last["red"] > last["black"] else "black"), order
-        lasts = {max(self._own(p), key=lambda g: (out[g], g)) for p in PLAYERS}
-        rest = [item for item in order if item[0] not in lasts]
-        if not rest:
-            return "tie", order
-        return owner(rest[-1][0]), order
+
+        def when(name: str) -> float:
+            g = self.glasses[name]
+            return out[name] if (g.running or g.dead) else -INFINITY
+
+        ranked = {p: sorted((when(g) for g in self._own(p)), reverse=True) for p in PLAYERS}
+        for red, black in zip(ranked["red"], ranked["black"], strict=True):
+            if red == black:
+                continue
+            if abs(red - black) > SAME_INSTANT + 1e-9:
+                return ("red" if red > black else "black"), order
+        return "tie", order
 
     # ------------------------------------------------------------------ inputs
 
@@ -530,8 +629,17 @@ class Game:
                 )
         return None
 
+    def _give_up_late_move(self, player: str, glass: str) -> None:
+        """A late mover on turn again who takes up another glass has given his late move up
+        (he let go of it, e.g. after a refused release): the new move is judged on its own."""
+        held = self.in_hand.get(player)
+        if player in self.late and held is not None and held != glass and self.turn == player:
+            self._drop_hand(player)
+            self.late.discard(player)
+
     def _lift(self, t: float, glass: str) -> Violation | None:
         player = owner(glass)
+        self._give_up_late_move(player, glass)
         if self.in_hand.get(player) == glass:
             if player in self.late:
                 return None  # picked up again to finish a late move
@@ -542,8 +650,11 @@ class Game:
             return self._refuse(t, player, *problem)
         self.in_hand[player] = glass
         self.lifted_at[player] = t
+        self.lift_turn[player] = self.turn_no
         self.refused_lifts.pop(glass, None)
+        closed = list(self.windows)
         self._close_windows()
+        self._reopen = (glass, closed)
         return None
 
     def _putback(self, t: float, glass: str) -> Violation | None:
@@ -554,6 +665,10 @@ class Game:
             return self._refuse(t, player, "not-lifted", f"{glass} was not lifted")
         self._drop_hand(player)
         self.late.discard(player)
+        if self._reopen is not None and self._reopen[0] == glass:
+            # The lift is taken back: the ring windows it closed are open again.
+            self.windows = self._reopen[1] + [w for w in self.windows if w not in self._reopen[1]]
+        self._reopen = None
         if self.turn == player and self.can_move(player) is False:
             self._turn_passes(t, auto_pass=player)
         return None
@@ -561,6 +676,7 @@ class Game:
     def _drop_hand(self, player: str) -> None:
         self.in_hand.pop(player, None)
         self.lifted_at.pop(player, None)
+        self.lift_turn.pop(player, None)
 
     def _turn_over_refused(self, t: float, glass: str) -> None:
         """A refused move still turned a real glass over: follow its sand."""
@@ -571,6 +687,7 @@ class Game:
 
     def _release(self, t: float, glass: str, to: str | None) -> Violation | None:
         player = owner(glass)
+        self._give_up_late_move(player, glass)
         g = self.glasses[glass]
         if self.refused_lifts.pop(glass, None) is not None:
             # The lift was refused and reported; the glass was put down again.
@@ -585,15 +702,19 @@ class Game:
             # A release with no lift before it counts as lifted at the same instant.
             self._close_windows()
             self.lifted_at[player] = t
+            self.lift_turn[player] = self.turn_no
+        self._reopen = None
         problem = self._destination_problem(glass, to)
         if problem is not None:
             self._turn_over_refused(t, glass)
-            if not late:
+            if not (late and self.turn != player):
                 self._drop_hand(player)
-            # a late mover keeps his move open: he may still complete it
+                self.late.discard(player)
+            # a late mover whose opponent is on turn keeps his move open: he may complete it
             return self._refuse(t, player, *problem)
         frm = g.space
         lifted_at = self.lifted_at.get(player, t)
+        lift_turn = self.lift_turn.get(player, self.turn_no)
         self._drop_hand(player)
         self.late.discard(player)
         if self.rules.timed:
@@ -616,12 +737,9 @@ class Game:
         self.moves.append(move)
         window = RingWindow(move)
         self.windows.append(window)
-        if (
-            self.bonus is not None
-            and self.bonus.player == player
-            and self.turn_no == self.bonus.turn_no
-        ):
-            self.bonus.window = window
+        for b in self.bonuses:
+            if b.player == player and b.turn_no == lift_turn and b.window is None:
+                b.window = window  # his own move of that turn (a late one too)
         if to is not None and self.is_full(to):
             self._finish(t, "full-space", loser=player)
             return None
@@ -656,10 +774,29 @@ class Game:
             return self._refuse(t, player, "no-rings-left", f"{player} has no rings left")
         own = next((w for w in self.windows if w.move.player == player and not w.dropped), None)
         claim = next((w for w in self.windows if w.move.player != player and not w.dropped), None)
+        bonus = self._usable_bonus(player)
+        if space is None and own is None and bonus is not None:
+            first = bonus.window
+            assert first is not None
+            if first.dropped and first.move.ring == "own" and first.spaced_at is not None:
+                # He dropped a ring with that space and now one without: the first was his
+                # second ring, this one his regular ring; both stand.
+                target = first.move.to
+                if target is not None and self.is_full(target):
+                    return self._refuse(t, player, "space-full", _full(target))
+                bonus.used = True
+                self.rings_left[player] -= 1
+                if target is None:
+                    self.rings_unplaced += 1
+                else:
+                    self.rings_on[target] = self.rings_on.get(target, 0) + 1
+                self.bonus_rings.append({"t": first.spaced_at, "player": player, "space": target})
+                first.move.ring_at = t
+                return None
         if space is None:
             window = own or claim
             if window is None:
-                if self.bonus_available(player):
+                if bonus is not None:
                     return self._refuse(
                         t, player, "which-space", "say where the second ring goes (its space)"
                     )
@@ -667,20 +804,26 @@ class Game:
             return self._drop_in_window(t, player, window)
         for window in (own, claim):
             if window is not None and window.move.to in (space, None):
-                if window.move.to is None and self.bonus_available(player):
+                if window.move.to is None and bonus is not None:
                     continue
                 return self._drop_in_window(t, player, window, space)
-        if self.bonus_available(player):
+        if bonus is not None:
             if self.is_full(space):
                 return self._refuse(
                     t, player, "space-full", _full(space)
                 )
-            assert self.bonus is not None
-            self.bonus.used = True
+            bonus.used = True
             self.rings_left[player] -= 1
             self.rings_on[space] = self.rings_on.get(space, 0) + 1
             self.bonus_rings.append({"t": t, "player": player, "space": space})
             return None
+        if self._bonus_to_come(player) is not None:
+            return self._refuse(
+                t,
+                player,
+                "second-ring-early",
+                "the second ring comes after your own move of this turn",
+            )
         if own is not None or claim is not None:
             w = own or claim
             assert w is not None
@@ -718,6 +861,8 @@ class Game:
                 t, player, "space-full", _full(target)
             )
         window.dropped = True
+        if space is not None:
+            window.spaced_at = t
         self.rings_left[player] -= 1
         if target is None:
             self.rings_unplaced += 1
@@ -810,7 +955,6 @@ class Game:
                 "period": g.period,
                 "placed": g.placed,
             }
-        bonus = self.bonus
         return {
             "game": "tamsk",
             "level": self.rules.level,
@@ -834,7 +978,10 @@ class Game:
                 "remaining": round(max(0.0, timer.expires - now), 3) if timer.running else 0.0,
                 "against": timer.against if timer.running else None,
             },
-            "bonus_ring": bonus.player if bonus and self.bonus_available(bonus.player) else None,
+            "bonus_ring": next(
+                (p for p in PLAYERS if self.bonus_available(p)),
+                None,
+            ),
             "skip_next": sorted(self.skip_next),
             "moves": len(self.moves),
             "penalties": [p.to_dict() for p in self.penalties],
