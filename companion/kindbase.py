@@ -7,8 +7,9 @@ shared machinery:
 =====================  ==========================================================
 ``P.simulate``         ``simulate(header, events)``, ``summary(result)``; optional
                        ``validate_header(header)`` (the pure rules' front door)
-``P.table``            ``make_table(clock, journal_dir, *, config, sound, on_record)``
-                       and ``start_from_config(table, config)``; optional
+``P.table``            ``TABLE``, the controller class (built as ``TABLE(clock,
+                       journal_dir, *, config, sound, on_record)``), and
+                       ``start_from_config(table, config)``; optional
                        ``validate_config(config)`` raising ``ConfigError``
 ``P.screens``          ``screen(view, *, size, mode)``: the OLED picture
 ``P.replay``           the :class:`companion.replay.kinds.ReplayGame` facet (optional)
@@ -94,9 +95,8 @@ class PackageKind:
         sound: Callable[[str], None] | None = None,
         on_record: Callable[[dict[str, Any]], None] | None = None,
     ) -> Table:
-        table = self.module("table").make_table(
-            clock, journal_dir, config=config, sound=sound, on_record=on_record
-        )
+        cls = self.module("table").TABLE
+        table = cls(clock, journal_dir, config=config, sound=sound, on_record=on_record)
         return cast("Table", table)
 
     def start_from_config(self, table: Table, config: Mapping[str, Any]) -> Path:

@@ -376,16 +376,8 @@ def n_from_config(config: Mapping[str, Any]) -> int:
 __all__: Sequence[str] = ("PuzzleTable", "candidate_spots", "n_from_config")
 
 
-def make_table(
-    clock: Clock,
-    journal_dir: str | Path,
-    *,
-    config: Mapping[str, Any],
-    sound: Callable[[str], None] | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
-) -> PuzzleTable:
-    """The registry's table factory for this game."""
-    return PuzzleTable(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+#: The controller the registry builds for this game (``PackageKind.make_table``).
+TABLE = PuzzleTable
 
 
 def start_from_config(table: PuzzleTable, config: Mapping[str, Any]) -> Path:

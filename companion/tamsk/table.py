@@ -602,16 +602,8 @@ def space_from_digits(digits: str) -> str | None:
     return space if space in SPACES else None
 
 
-def make_table(
-    clock: Clock,
-    journal_dir: str | Path,
-    *,
-    config: Mapping[str, Any],
-    sound: Callable[[str], None] | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
-) -> Table:
-    """The registry's table factory for this game."""
-    return Table(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+#: The controller the registry builds for this game (``PackageKind.make_table``).
+TABLE = Table
 
 
 def start_from_config(table: Table, config: Mapping[str, Any]) -> Path:

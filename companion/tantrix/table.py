@@ -308,16 +308,8 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
     return players
 
 
-def make_table(
-    clock: Clock,
-    journal_dir: str | Path,
-    *,
-    config: Mapping[str, Any],
-    sound: Callable[[str], None] | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
-) -> TantrixTable:
-    """The registry's table factory for this game."""
-    return TantrixTable(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+#: The controller the registry builds for this game (``PackageKind.make_table``).
+TABLE = TantrixTable
 
 
 def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:

@@ -288,16 +288,8 @@ def options_from_config(config: Mapping[str, Any]) -> dict[str, Any]:
     return options
 
 
-def make_table(
-    clock: Clock,
-    journal_dir: str | Path,
-    *,
-    config: Mapping[str, Any],
-    sound: Callable[[str], None] | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
-) -> TokamiTable:
-    """The registry's table factory for this game."""
-    return TokamiTable(clock, journal_dir, config=config, sound=sound, on_record=on_record)
+#: The controller the registry builds for this game (``PackageKind.make_table``).
+TABLE = TokamiTable
 
 
 def start_from_config(table: TokamiTable, config: Mapping[str, Any]) -> Path:
