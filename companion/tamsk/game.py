@@ -455,6 +455,8 @@ class Game:
 
     def _glass_dies(self, g: Glass, at: float) -> None:
         g.die(at)
+        if self.over:
+            return  # the game's record is closed: a glass running out afterwards changes nothing
         player = owner(g.name)
         if self.in_hand.get(player) == g.name:
             # The sand ran out in the player's hand: lost where it stood, the lift ends without
