@@ -85,3 +85,20 @@ def snapshot_card(
     keypad_card(out, name, state, header, elapsed=elapsed, online=online, board=board,
                 header_fields=header_fields)
     return True
+
+
+def no_dispute(
+    header: Mapping[str, Any],
+    events: list[tuple[int, dict[str, Any]]],
+    *,
+    moment: float,
+    lo: float,
+    hi: float,
+) -> list[str] | None:
+    """The dispute report of a game that tells none."""
+    return None
+
+
+def no_station(table: Any, clock: Any) -> None:
+    """Arbiter mode at the table, for a game that has none."""
+    return None

@@ -20,7 +20,7 @@ from companion.scenario import MalformedInput
 from companion.tantrix.game import Game
 
 if TYPE_CHECKING:
-    from companion.arbiter.station import ArbiterStation, ClockLike
+    pass
 
 NAME = "tantrix"
 #: The Tantrix picture without the replay's side panel (the page lists the same facts as text).
@@ -145,19 +145,10 @@ def result(state: Mapping[str, Any]) -> GameResult:
     return GameResult(colours, winner, reason, False, score, margin, True, None)
 
 
-def dispute(
-    header: Mapping[str, Any],
-    events: list[tuple[int, dict[str, Any]]],
-    *,
-    moment: float,
-    lo: float,
-    hi: float,
-) -> list[str] | None:
-    return None
 
-
-def station(table: Any, clock: ClockLike) -> ArbiterStation | None:
-    return None
+# A keypad game has no dispute report and no arbiter mode at the table (yet).
+dispute = keypad.no_dispute
+station = keypad.no_station
 
 
 _SCRIPT = r"""

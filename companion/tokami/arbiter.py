@@ -20,7 +20,7 @@ from companion.tokami.game import Game
 from companion.tokami.setup import Setup
 
 if TYPE_CHECKING:
-    from companion.arbiter.station import ArbiterStation, ClockLike
+    pass
 
 NAME = "tokami"
 #: The header's fields the score sheet needs, shown with the state.
@@ -124,19 +124,10 @@ def result(state: Mapping[str, Any]) -> GameResult | None:
     return None
 
 
-def dispute(
-    header: Mapping[str, Any],
-    events: list[tuple[int, dict[str, Any]]],
-    *,
-    moment: float,
-    lo: float,
-    hi: float,
-) -> list[str] | None:
-    return None
 
-
-def station(table: Any, clock: ClockLike) -> ArbiterStation | None:
-    return None
+# A keypad game has no dispute report and no arbiter mode at the table (yet).
+dispute = keypad.no_dispute
+station = keypad.no_station
 
 
 _SCRIPT = r"""
