@@ -156,7 +156,7 @@ def swiss_round(players: Sequence[SwissPlayer]) -> list[Pair]:
     byes: list[SwissPlayer | None] = [None]
     if len(ranked) % 2:
         fresh = [p for p in reversed(ranked) if not p.had_bye]
-        byes = list(fresh) + [p for p in reversed(ranked) if p.had_bye]  # rule 2
+        byes = [*fresh, *(p for p in reversed(ranked) if p.had_bye)]  # rule 2
     for bye in byes:
         pairs = _pair_all([p for p in ranked if p is not bye])
         if pairs is None:

@@ -5,11 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-import pytest
-
 from companion.arbiter.standings import (
     Pairing,
-    StandingsError,
     number_rounds,
     pairing_from_result,
     round_sheet,
