@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
+from companion.tamsk.board import CAPACITY, COLUMNS, SPACES, coordinates
 from companion.tamsk.challenge import outcome as challenge_outcome
 from companion.tamsk.challenge import parse_challenge
-from companion.tamsk.board import CAPACITY, COLUMNS, SPACES, coordinates
 from companion.tamsk.events import GLASSES, Event, parse_event
 from companion.tamsk.game import LEVELS, RULESETS, STARTS, Game, Rules
 

@@ -28,6 +28,7 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.scenario import MalformedInput
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.challenge import outcome as challenge_outcome
 from companion.tamsk.challenge import parse_challenge

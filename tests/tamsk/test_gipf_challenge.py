@@ -110,3 +110,16 @@ def test_new_game_challenge_writes_the_header_fields(tmp_path: Path,
     assert main(["new-game", "--config", str(config), "--journal-dir", str(tmp_path / "j"),
                  "--challenge", "red", "--challenge-number", "3"]) == 2
     assert "allows 1" in capsys.readouterr().err
+
+
+def test_the_table_shows_what_the_challenge_decided(tmp_path: Path) -> None:
+    from companion.clock import FakeClock
+    from companion.config import defaults
+    from companion.tamsk.game import Rules
+    from companion.tamsk.table import Table
+
+    table = Table(FakeClock(), tmp_path, config=defaults())
+    table.start_game(Rules(level=1), extra=challenge_header("red"))
+    assert table.view()["challenge"]["text"] == "GIPF challenge: not decided yet"
+    table.header["challenge"] = {"owner": "red", "challenger": "red"}  # a hand-edited header
+    assert "challenge" not in table.view()
