@@ -12,6 +12,7 @@ standings.
     companion tournament show T
     companion tournament standings [T] [--journals J...] [--csv F] [--html F] [--trf F]
     companion tournament sheet T [--round N] --html F
+    companion tournament correct JOURNAL --what W --reason R [--set K=V ...]   (asks the PIN)
 
 ``T`` is the tournament's name (its file ``NAME.tournament.json`` in ``--dir``, default the
 current directory: keep it beside the arbiter's journals) or the file itself. Every refusal is
@@ -262,6 +263,30 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_correct(args: argparse.Namespace) -> int:
+    """An arbiter's correction appended to a finished game's journal, after his PIN."""
+    from companion.arbiter.settings import arbiter_settings
+    from companion.config import ConfigError, load
+    from companion.tournament.correct import check_pin, correct, parse_fields
+
+    try:
+        settings = arbiter_settings(load(args.config))
+    except (ConfigError, ValueError) as exc:
+        raise TournamentError(f"config: {exc}") from None
+    if not settings.pin_sha256:
+        raise TournamentError("no [arbiter] pin_sha256 in the configuration: corrections "
+                              "need the arbiter's PIN")
+    if args.pin_stdin:
+        pin = sys.stdin.readline().strip()
+    else:
+        import getpass
+
+        pin = getpass.getpass("arbiter PIN: ")
+    check_pin(pin, settings.pin_sha256)
+    print(correct(args.journal, args.what, args.reason, parse_fields(args.set or [])))
+    return 0
+
+
 def _guard(func: Any) -> Any:
     from companion.tournament.standings import NoStandings
 
@@ -331,6 +356,16 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--csv", help="write the standings as CSV here")
     v.add_argument("--html", help="write printable standings here")
     v.add_argument("--trf", help="write FIDE TRF-2016 here")
+
+    v = verb("correct", cmd_correct, "an arbiter's correction to a finished game's journal "
+             "(after the PIN)", tournament=False)
+    v.add_argument("journal")
+    v.add_argument("--what", required=True, help="the correction (see docs/tournament.md)")
+    v.add_argument("--reason", required=True, help="why: every correction says why")
+    v.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="a field of the correction (tile=17, player=yellow, ...)")
+    v.add_argument("--config", help="config file with [arbiter] pin_sha256")
+    v.add_argument("--pin-stdin", action="store_true", help="read the PIN from standard input")
 
     v = verb("sheet", cmd_sheet, "a printable round sheet (pairings, results, standings)")
     v.add_argument("--round", type=int, help="default: the last paired")
