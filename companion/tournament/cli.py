@@ -61,8 +61,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     name = check_name(args.name, "the tournament's name")
     facet(args.game)  # a game without standings cannot hold a tournament
-    if registry.get(args.game).arbiter() is None:
-        raise TournamentError(f"{args.game} has no result records to pair on")
+    registry.get(args.game)
     path = store.path_for(name, args.dir)
     if path.exists():
         raise TournamentError(f"{path} exists already")
