@@ -1,15 +1,16 @@
 """The tournament file: JSON beside the arbiter's journals, written atomically.
 
-A change is written to ``NAME.tournament.json.tmp``, flushed to disk, and renamed over the file,
-so a power cut leaves either the old tournament or the new one, never half of each.
+A change is written whole with :func:`companion.files.atomic_write` (a temporary file, fsynced,
+renamed over the old one, the folder fsynced), so a power cut leaves either the old tournament
+or the new one, never half of each.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
+from companion.files import atomic_write
 from companion.tournament.model import Tournament, TournamentError, from_dict, slug
 
 SUFFIX = ".tournament.json"
@@ -41,12 +42,5 @@ def load(path: str | Path) -> Tournament:
 
 
 def save(t: Tournament, path: str | Path) -> Path:
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
     text = json.dumps(t.to_dict(), indent=1, ensure_ascii=False) + "\n"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
+    return atomic_write(path, text)
