@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.tournament.record import GameRecord
 from companion.tournament.sheets import standings_csv, standings_html, standings_text
@@ -105,3 +107,26 @@ def test_a_tampered_journal_is_refused(tmp_path: Path) -> None:
 def test_a_game_without_standings_is_refused() -> None:
     with pytest.raises(NoStandings, match="no tournament standings"):
         standings("puzzle", [])
+
+
+results = st.sampled_from(["first", "second", "tie"])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(results, st.integers(0, 40), st.integers(0, 40)), min_size=1,
+                max_size=20))
+def test_every_game_shares_its_points_and_its_tp(games: list[tuple[str, int, int]]) -> None:
+    """One game point per game (Tamsk, Tantrix wins), 20 TP per Tantrix game, and each
+    margin is the other player's opposite."""
+    records = []
+    for i, (who, a, b) in enumerate(games):
+        first, second = f"P{i % 5}", f"Q{i % 3}"
+        winner = {"first": first, "second": second}.get(who, "tie")
+        records.append(GameRecord((first, second), winner, score={first: a, second: b}))
+    tamsk = standings("tamsk", records)
+    tantrix = standings("tantrix", records)
+    assert sum(r.values["points"] for r in tamsk.rows) == len(games)
+    assert sum(r.values["rings"] for r in tamsk.rows) == 0
+    assert sum(r.values["wins"] for r in tantrix.rows) == len(games)
+    assert sum(r.values["tp"] for r in tantrix.rows) == 20 * len(games)
+    assert all(0 <= r.values["tp"] <= 20 * r.played for r in tantrix.rows)

@@ -195,3 +195,35 @@ def test_without_bbppairings_the_engine_option_says_so(
     assert pair(tmp_path, "--engine", "bbpPairings", "--engine-path",
                 str(tmp_path / "no-such-program")) == 2
     assert "bbpPairings could not run" in capsys.readouterr().err
+
+
+def test_the_round_sheet_prints_pairings_results_and_standings(tmp_path: Path) -> None:
+    make(tmp_path)
+    pair(tmp_path)
+    finish_round(tmp_path)
+    out = tmp_path / "round1.html"
+    assert run(["tournament", "sheet", "Club Cup", "--round", "1", "--html", str(out),
+                "--dir", str(tmp_path)]) == 0
+    page = out.read_text()
+    assert "Club Cup: round 1 of 3" in page and "<th>Moves first</th>" in page
+    assert "1–0 (20:25)" in page and "— bye —" in page
+    assert "<small>rings</small>" in page and "@media print" in page
+
+
+def test_a_withdrawn_player_is_not_paired_again(tmp_path: Path) -> None:
+    path = make(tmp_path)
+    pair(tmp_path)
+    finish_round(tmp_path)
+    assert run(["tournament", "withdraw", "Club Cup", "Eve", "--dir", str(tmp_path)]) == 0
+    pair(tmp_path)
+    t = store.load(path)
+    assert 5 not in {x for g in t.played[1].games for x in (g.first, g.second)}
+
+
+@pytest.mark.parametrize("name", ["", "   ", "42", "A\x1b[2Jname", "x" * 61])
+def test_a_player_name_that_cannot_be_printed_is_refused(
+    tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make(tmp_path)
+    assert run(["tournament", "add-player", "Club Cup", name, "--dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
