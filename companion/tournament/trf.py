@@ -5,7 +5,8 @@ tournament's name, ``XXR`` with the number of rounds (the engines' extension), a
 line per player, in fixed columns: starting number (5-8), name (15-47), rating (49-52), points
 (81-84), rank (86-89), then 10 columns per round from column 92: the opponent's starting number
 (``0000`` for a bye), the colour (``w`` moved first, ``b`` second, ``-`` none) and the result
-(``1``, ``0``, ``=``; ``+``/``-`` by forfeit; ``U`` a bye given by the pairing).
+(``1``, ``0``, ``=``; ``+``/``-`` by forfeit; ``U`` a bye given by the pairing), and ``BBU``
+with the points of a bye when they are not 1 (bbpPairings' extension).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def to_trf(t: Tournament, ranks: dict[int, int] | None = None) -> str:
         order = sorted(t.players, key=lambda p: (-points[p.number], p.number))
         ranks = {p.number: i for i, p in enumerate(order, start=1)}
     lines = [f"012 {t.name}", f"XXR {t.rounds}"]
+    if t.bye_points != 1.0:  # bbpPairings' points for a pairing-allocated bye (default 1)
+        lines.append(f"BBU {t.bye_points:.1f}")
     per: dict[int, dict[int, tuple[int, str, str]]] = {p.number: {} for p in t.players}
     for r in t.played:
         for g in r.games:
