@@ -181,10 +181,12 @@ def cmd_import(args: argparse.Namespace) -> int:
                                   f"first, but the journal has {a}")
         winner = "tie" if record.winner == "tie" else "first" if record.winner == a else "second"
         score = None if record.score is None else (record.score[a], record.score[b])
+        old = g.result
         g.result = Result(winner, record.forfeit, score, record.reason or "",
                           f"journal {Path(name).name}")
         done += 1
-        print(f"round {number} table {g.table}: {a} - {b}: {record.winner}")
+        replaced = f" (replaces the result from {old.source})" if old is not None else ""
+        print(f"round {number} table {g.table}: {a} - {b}: {record.winner}{replaced}")
     _save(t, path)
     print(f"{done} result(s) recorded")
     return 0
