@@ -6,6 +6,7 @@ the command runs, so ``companion simulate`` never loads paho-mqtt or the web ser
 ::
 
     companion arbiter [serve] [--config F] [--host H] [--port P] [--log-dir D] [--tournament T]
+    companion arbiter broker-config DIR [--tables N] [--host NAME]...
     companion arbiter hash-pin [PIN]              (also: companion arbiter --hash-pin)
     companion arbiter sign JOURNAL [--config F]
     companion arbiter verify-result FILE [--journal J] [--config F]
@@ -176,6 +177,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_broker_config(args: argparse.Namespace) -> int:
+    from companion.arbiter.brokerconfig import write_broker_config
+
+    if args.tables < 1:
+        print("companion arbiter broker-config: --tables must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        setup = write_broker_config(args.dir, range(1, args.tables + 1), hosts=args.host,
+                                    tls_port=args.tls_port, local_port=args.local_port,
+                                    run_as=args.user)
+    except (OSError, ValueError) as exc:
+        print(f"companion arbiter broker-config: {exc}", file=sys.stderr)
+        return 2
+    print(f"broker: mosquitto -c {setup.conf}")
+    print(f"club CA (copy to every table as /etc/companion/club-ca.crt): {setup.ca_file}")
+    print(f"each table's [mqtt] section: {setup.folder / 'tables'}/table-N.toml")
+    print(f"the arbiter's: {setup.folder / 'tables' / 'arbiter.toml'}")
+    return 0
+
+
 def cmd_arbiter(args: argparse.Namespace) -> int:
     if args.hash_pin:
         args.pin = None
@@ -221,6 +242,16 @@ def add_commands(sub: Any) -> None:
     v = verbs.add_parser("hash-pin", help="the sha256 of a PIN for [arbiter] pin_sha256")
     v.add_argument("pin", nargs="?", help="the PIN (asked for when left out)")
     v.set_defaults(func=cmd_hash_pin)
+
+    v = verbs.add_parser("broker-config", help="write a locked mosquitto setup for the club")
+    v.add_argument("dir", help="a new folder for mosquitto.conf, passwords, ACL and the CA")
+    v.add_argument("--tables", type=int, default=12, help="tables 1..N get a user (default 12)")
+    v.add_argument("--host", action="append", default=[],
+                   help="the broker's name or address on the club's network (repeatable)")
+    v.add_argument("--tls-port", type=int, default=8883)
+    v.add_argument("--local-port", type=int, default=1883)
+    v.add_argument("--user", default="mosquitto", help="the user mosquitto runs as")
+    v.set_defaults(func=cmd_broker_config)
 
     v = verbs.add_parser("sign", help="sign a finished game's result with the club's key")
     v.add_argument("journal", help="the game's journal")
