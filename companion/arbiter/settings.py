@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.arbiter.signing import ClubKeyError, club_key
+from companion.keys import PublicKey
 
 #: The configuration's ``[arbiter]`` and ``[mqtt]`` tables with their defaults, as
 #: ``companion/config.py``'s DEFAULT_TOML should end (replacing its ``[arbiter]`` table).
@@ -46,6 +47,13 @@ pin_lockout_s = 60.0      # the first lock-out; each further one lasts twice as 
 # the arbiter's laptop, at least 16 characters); empty: no signing, no commands.
 club_key = ""
 command_max_age_s = 300.0 # commands issued further than this from the table's clock: refused
+# Tables: the arbiter's public key (the line `companion keys show` prints on the arbiter's
+# laptop); only commands it signed are carried out. Empty: the table takes no commands.
+arbiter_key = ""
+# The arbiter's laptop: its private key (signs commands) and the enrolled tables' keyring
+# (only their signed messages reach the page and the standings).
+key_file = ""
+keyring = ""
 
 [mqtt]
 # Publish this table to a broker (mosquitto) for the arbiter's page. Off by default.
@@ -85,6 +93,14 @@ class ArbiterSettings:
     pin_lockout_s: float = 60.0
     club_key: str = ""
     command_max_age_s: float = 300.0
+    arbiter_key: str = ""
+    key_file: str = ""
+    keyring: str = ""
+
+    def arbiter_public(self) -> PublicKey | None:
+        """The arbiter's public key the tables check commands with (None: none configured);
+        :class:`~companion.keys.KeyFileError` for a line that is not a key."""
+        return PublicKey.from_line(self.arbiter_key) if self.arbiter_key.strip() else None
 
     def key(self) -> bytes | None:
         """The club's key, or None when none is configured (signing is then refused)."""
@@ -125,6 +141,9 @@ def arbiter_settings(config: Mapping[str, Any]) -> ArbiterSettings:
         pin_lockout_s=float(s.get("pin_lockout_s", d.pin_lockout_s)),
         club_key=str(s.get("club_key", d.club_key)),
         command_max_age_s=float(s.get("command_max_age_s", d.command_max_age_s)),
+        arbiter_key=str(s.get("arbiter_key", d.arbiter_key)),
+        key_file=str(s.get("key_file", d.key_file)),
+        keyring=str(s.get("keyring", d.keyring)),
     )
 
 
