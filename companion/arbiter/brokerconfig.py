@@ -111,7 +111,7 @@ def make_certificates(folder: Path, hosts: Sequence[str]) -> None:
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     until = now + datetime.timedelta(days=CERT_DAYS)
 
     def pem_key(key: ec.EllipticCurvePrivateKey) -> bytes:

@@ -112,7 +112,7 @@ class ArbiterHooks:
         if self.loop is None:
             self.run_command(payload)
             return
-        command = station.screen(payload)
+        command = station.screen_command(payload)
         if command is not None:
             self.loop.call_soon_threadsafe(self.run_screened, command)
         elif not self._summary_due:

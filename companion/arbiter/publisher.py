@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.arbiter import topics
-from companion.arbiter.sealing import seal
 from companion.arbiter.kinds import Mirror, arbiter_for
 from companion.arbiter.mqtt import make_client, paho, success
+from companion.arbiter.sealing import seal
 from companion.arbiter.settings import MqttSettings
 from companion.keys import SigningKey
 

@@ -254,7 +254,7 @@ class ArbiterStation:
         except OSError as exc:
             log.warning("arbiter: cannot read the used nonces from %s: %s", path, exc)
 
-    def screen(self, payload: bytes | str) -> dict[str, Any] | None:
+    def screen_command(self, payload: bytes | str) -> dict[str, Any] | None:
         """On the network thread: the command when it passed the gate's cheap checks and the
         arbiter's signature, else None (counted; the daemon summarises)."""
         try:

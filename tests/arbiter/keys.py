@@ -6,11 +6,10 @@ way ``companion arbiter enroll`` does, in a file under the test's folder.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import hashlib
 import json
+from pathlib import Path
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 

@@ -10,9 +10,9 @@ import pytest
 from companion.arbiter.commands import make_command
 from companion.arbiter.pin import hash_pin
 from companion.clock import FakeClock
+from companion.keys import SigningKey
 from companion.simulate import simulate_file
 from companion.tamsk.simtable import SimulatedTable, table_config
-from companion.keys import SigningKey
 from companion.verify import verify_path
 from tests.arbiter.keys import ARBITER, table_arbiter
 
@@ -110,7 +110,7 @@ def test_a_replayed_command_is_refused_and_summarised(table: SimulatedTable) -> 
 
 def test_refused_commands_are_summarised_at_most_once_a_minute(table: SimulatedTable) -> None:
     before = len(records(journal(table)))
-    for i in range(200):
+    for _ in range(200):
         cmd = command(table, {"what": "turn", "player": "black", "reason": "x"},
                       key=SigningKey.generate())
         assert table.station.command(json.dumps(cmd)).ok is False

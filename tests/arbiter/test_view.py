@@ -8,8 +8,8 @@ from typing import Any
 
 from companion.arbiter import topics
 from companion.arbiter.view import ArbiterView
-from tests.arbiter.keys import TrustingView
 from companion.journal import JournalWriter
+from tests.arbiter.keys import TrustingView
 
 PREFIX = "companion"
 

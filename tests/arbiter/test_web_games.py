@@ -27,12 +27,12 @@ from companion.arbiter.client import ArbiterClient
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.settings import ArbiterSettings, MqttSettings
 from companion.arbiter.view import ArbiterView
-from tests.arbiter.keys import TABLES, TrustingView, enrolled
 from companion.arbiter.web import ArbiterServer
 from companion.journal import JournalWriter
 from companion.tokami.simulate import simulate as simulate_tokami
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
+from tests.arbiter.keys import TABLES, TrustingView, enrolled
 
 PREFIX = "companion"
 
