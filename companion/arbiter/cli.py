@@ -142,19 +142,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion.arbiter.mqtt import MqttMissing
     from companion.arbiter.settings import arbiter_settings, mqtt_settings
     from companion.arbiter.web import ArbiterServer
+    from companion.keys import KeyFileError, Keyring, SigningKey
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = _config(args.config)
     mqtt = mqtt_settings(config)
+    settings = arbiter_settings(config)
     try:
-        client = ArbiterClient(mqtt).start()
+        keyring = Keyring.load(settings.keyring) if settings.keyring else None
+        signing_key = SigningKey.load(settings.key_file) if settings.key_file else None
+    except KeyFileError as exc:
+        print(f"companion arbiter: {exc}", file=sys.stderr)
+        return 2
+    if keyring is None:
+        print("companion arbiter: no [arbiter] keyring: every table will show as unverified "
+              "(enrol them: companion arbiter enroll)", file=sys.stderr)
+    if signing_key is None:
+        print("companion arbiter: no [arbiter] key_file: the page cannot send corrections",
+              file=sys.stderr)
+    try:
+        client = ArbiterClient(mqtt, keyring=keyring).start()
     except MqttMissing as exc:
         print(f"companion arbiter: {exc}", file=sys.stderr)
         return 2
     try:
         server = ArbiterServer(
             client,
-            arbiter_settings(config),
+            settings,
+            signing_key=signing_key,
             host=args.host,
             port=args.port,
             log_dir=Path(args.log_dir) if args.log_dir else None,
