@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from companion import registry
 from companion.arbiter import signing
@@ -172,6 +173,22 @@ class ClientPins:
             return lock.check(pin, time.monotonic())
 
 
+class _QuietBadRequests(logging.Filter):
+    """Malformed requests are the network's noise (or an attack): one line each at most, never
+    aiohttp's traceback, so a flood of them cannot fill the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError):
+            record.exc_info = None
+            record.msg, record.args = "bad request refused: %s", (str(exc).splitlines()[0],)
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
+
+
 def _machine_names() -> set[str]:
     name = socket.gethostname().lower()
     return {"localhost", name, f"{name}.local"}
@@ -260,7 +277,7 @@ class ArbiterServer:
         try:
             assert runner.server is not None
             server = await self._loop.create_server(
-                guard.factory(runner.server), self.host, self.port, backlog=128,
+                guard.factory(runner.server), self.host, self.port, backlog=512,
                 reuse_address=True)
             self.port = int(server.sockets[0].getsockname()[1])
             guard.start()
