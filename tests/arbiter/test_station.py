@@ -204,3 +204,12 @@ def test_tournament_options_persist_and_apply_to_the_next_game(table: SimulatedT
     table.station.correct({"what": "next-round", "round": 2, "reason": "x"}, auth="pin")
     game = table.table.game
     assert game is not None and game.rules.level == 2 and game.rules.period("r3") == 175.0
+
+
+def test_a_table_refuses_a_config_whose_arbiter_key_is_not_a_key(tmp_path: Path) -> None:
+    from companion import config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[arbiter]\narbiter_key = "companion-ed25519 not-base64!"\n')
+    with pytest.raises(config.ConfigError, match="arbiter_key"):
+        config.load(path)
