@@ -34,6 +34,9 @@ from companion.arbiter.sealing import SIG, check, enrolled_key
 from companion.keys import Keyring
 
 ASK_AGAIN_S = 1.0
+#: Tables never verified that the view keeps (to show them as unverified); beyond, messages
+#: for yet other unknown table numbers are only counted, so a forger cannot grow the view.
+MAX_UNVERIFIED_TABLES = 32
 MAX_EXTRAPOLATION_S = 600.0
 
 
@@ -94,6 +97,7 @@ class ArbiterView:
         self.version = 0
         #: Every result record the tables published, by game (a table's later rounds add more).
         self.results: dict[str, dict[str, Any]] = {}
+        self.dropped = 0  # unverified messages for table numbers beyond MAX_UNVERIFIED_TABLES
 
     def _table(self, n: int) -> TableView:
         tv = self.tables.get(n)
@@ -119,8 +123,13 @@ class ArbiterView:
             return []
         if not isinstance(message, dict) or kind in ("cmd", "resend"):
             return []
-        tv = self._table(n)
         why = check(message, kind, enrolled_key(self.keyring, n))
+        if why is not None and n not in self.tables and sum(
+            not t.verified for t in self.tables.values()
+        ) >= MAX_UNVERIFIED_TABLES:
+            self.dropped += 1
+            return []
+        tv = self._table(n)
         if why is not None:
             # Counted and shown, never applied: a forged or unsigned message must not change
             # a game, a result or the standings.

@@ -160,3 +160,14 @@ def test_each_table_keeps_its_own_games(tmp_path: Path) -> None:
     feed(view, two, table=2)
     assert view.records(1) == one and view.records(2) == two
     assert [t["table"] for t in view.snapshot(0.0)["tables"]] == [1, 2]
+
+
+def test_forged_tables_cannot_grow_the_view_without_bound() -> None:
+    from companion.arbiter.view import MAX_UNVERIFIED_TABLES
+
+    view = ArbiterView(PREFIX)  # nothing enrolled: every table is unverified
+    for n in range(1, 1001):
+        view.handle(topics.topic(PREFIX, n, "state"), b'{"table": 1}', 0.0)
+    assert len(view.tables) == MAX_UNVERIFIED_TABLES
+    assert view.dropped == 1000 - MAX_UNVERIFIED_TABLES
+    assert all(t["status"] == "unverified" for t in view.snapshot(0.0)["tables"])
