@@ -585,6 +585,7 @@ def _secure(response: web.StreamResponse, nonce: str | None = None) -> None:
     h["Referrer-Policy"] = "no-referrer"
     h["Cross-Origin-Resource-Policy"] = "same-origin"
     h["Cache-Control"] = "no-store"
+    h["Server"] = "companion-arbiter"  # not the library's name and version
 
 
 def _json(status: int, obj: Any) -> web.Response:
