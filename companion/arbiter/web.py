@@ -609,6 +609,7 @@ h1 { font-size: 1.2em; margin: 0.2em 0 0.5em; }
          width: 260px; font-size: 12px; }
 .table.offline { border-color: #b00; opacity: 0.7; }
 .table.alerting { border-color: #e07000; }
+.table.unverified { border-style: dashed; opacity: 0.6; }
 .head { font-weight: bold; }
 .alerts { color: #b00; min-height: 1.2em; }
 .alerts div { margin: 1px 0; }
@@ -695,6 +696,7 @@ function render(t) {
   seen.add(String(box.dataset.seq));
   box.dataset.seen = [...seen].join(" ");
   box.className = "table" + (t.status === "offline" ? " offline" : "")
+    + (t.verified === false ? " unverified" : "")
     + ((t.alerts || []).length ? " alerting" : "");
   box.replaceChildren();
   const names = t.names || {};

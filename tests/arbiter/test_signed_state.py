@@ -8,6 +8,7 @@ key, and forged retained state and results are shown as unverified and change no
 from __future__ import annotations
 
 import json
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,8 @@ from companion.arbiter.client import ArbiterClient
 from companion.arbiter.mqtt import make_client
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.sealing import seal
-from companion.arbiter.settings import MqttSettings
+from companion.arbiter.settings import ArbiterSettings, MqttSettings
+from companion.arbiter.web import ArbiterServer
 from companion.clock import FakeClock
 from companion.journal import JournalWriter
 from companion.keys import SigningKey
@@ -59,19 +61,27 @@ def finished_table(tmp_path: Path, mqtt: MqttSettings) -> SimulatedTable:
 def test_a_fake_table_is_shown_unverified(tmp_path: Path, broker: Broker) -> None:
     mqtt = MqttSettings(enabled=True, port=broker.port)
     client = ArbiterClient(mqtt, client_id="arbiter-fake", keyring=keyring(tmp_path)).start()
+    page = ArbiterServer(client, ArbiterSettings(), port=0).start()
     path = tmp_path / "fake.jsonl"
     JournalWriter.create(path, {"game": "tamsk", "table": 12, "names": {"red": "Mallory"}}
                          ).close()
     fake = TablePublisher(mqtt, 12, journal_path=lambda: path, key=SigningKey.generate(),
                           client_id="fake-12").start()
+
+    def on_page() -> dict[int, dict[str, Any]]:
+        url = f"http://127.0.0.1:{page.port}/api/state"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return {t["table"]: t for t in json.loads(answer.read())["tables"]}
+
     try:
-        assert wait_until(lambda: shown(client).get(12, {}).get("unverified", 0) >= 2)
-        table = shown(client)[12]
+        assert wait_until(lambda: on_page().get(12, {}).get("unverified", 0) >= 2)
+        table = on_page()[12]
         assert table["status"] == "unverified" and table["verified"] is False
         assert table.get("names") is None and table["game"] is None
         assert table["alerts"][0]["kind"] == "unverified"
         assert "not enrolled" in table["alerts"][0]["text"]
     finally:
+        page.stop()
         fake.stop()
         client.stop()
 
