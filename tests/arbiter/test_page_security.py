@@ -247,3 +247,21 @@ def test_pin_guessing_from_one_client_never_locks_out_another(
     assert guesser.post("/api/command", {"table": 1, "pin": PIN,
                                          "correction": CORRECTION})[0] == 429
     assert source.sent == [(1, CORRECTION)]
+
+
+def test_one_client_cannot_hold_more_than_its_share_of_live_streams(
+    page: tuple[ArbiterServer, Recorder],
+) -> None:
+    server, _ = page
+    streams = []
+    try:
+        for _ in range(server.limits.max_streams_per_client):
+            streams.append(urllib.request.urlopen(base(server) + "/api/stream", timeout=10))
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(base(server) + "/api/stream", timeout=10)
+        assert refused.value.code == 503
+        with urllib.request.urlopen(base(server) + "/api/state", timeout=10) as answer:
+            assert answer.status == 200
+    finally:
+        for s in streams:
+            s.close()
