@@ -158,18 +158,24 @@ class Daemon:
             self._status = status
             self.notifier.status(status)
 
-    async def run(self) -> None:
-        """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it)."""
-        self.loop = asyncio.get_running_loop()
+    def install_signals(self) -> None:
+        """SIGTERM and SIGINT stop the loop, SIGHUP reloads. ``serve`` calls this before the
+        game opens (and its publisher starts), so an early SIGTERM still ends cleanly."""
+        loop = self.loop or asyncio.get_running_loop()
         for sig, handler in (
             (signal.SIGTERM, self.stop),
             (signal.SIGINT, self.stop),
             (signal.SIGHUP, self.reload),
         ):
             try:
-                self.loop.add_signal_handler(sig, handler)
+                loop.add_signal_handler(sig, handler)
             except (NotImplementedError, RuntimeError, ValueError):
                 pass
+
+    async def run(self) -> None:
+        """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it)."""
+        self.loop = asyncio.get_running_loop()
+        self.install_signals()
         self.notifier.ready()
         self._next_ping = self.clock.now()
         self.step(None)
@@ -269,6 +275,7 @@ async def serve(
     )
     loop = asyncio.get_running_loop()
     daemon.loop = loop
+    daemon.install_signals()
     if backend == "hub":
         inputs: Any = HubInputs(config, clock, daemon, loop)
     else:
@@ -285,8 +292,9 @@ async def serve(
     else:
         path = start_configured_game(table, config)
         print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
-    if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections, publishing
-        hooks.attach(table)
+    # Every kind publishes (when [mqtt] is on); arbiter mode at the table (PIN, corrections)
+    # only where the game has a station: ``attach`` asks the game's arbiter facet.
+    hooks.attach(table)
     if stdin_driver:
         on_line = stdin_pin_driver(inputs, clock)
         loop = asyncio.get_running_loop()

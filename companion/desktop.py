@@ -194,9 +194,11 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         sounder.play(pattern, clock.now())
 
     from companion import registry
+    from companion.arbiter.hooks import ArbiterHooks
     from companion.tables import make_table, start_configured_game
 
-    table = make_table(config, clock, journal_dir, sound=sound)
+    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
+    table = make_table(config, clock, journal_dir, sound=sound, on_record=hooks.on_record)
     display = Display(make_device(config, "desktop"), max_fps=10, on_frame=on_frame)
     daemon = Daemon(table, clock, display=display, sounder=sounder)
     loop = asyncio.get_running_loop()
@@ -209,6 +211,7 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         inputs, clock, daemon.deliver, lambda delay, fn: loop.call_later(delay, fn)
     )
     path = start_configured_game(table, config)
+    hooks.attach(table)  # publishes when [mqtt] is on, as the daemon does
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
 
@@ -227,6 +230,7 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     finally:
         loop.remove_reader(fd)
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        hooks.close()
         inputs.close()
     print(f"\njournal: {path}")
     return 0

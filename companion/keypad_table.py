@@ -43,7 +43,7 @@ class KeypadTable:
     """
 
     GAME = ""
-    #: Arbiter mode at the table (PIN menu, publishing) is Tamsk's so far.
+    #: Arbiter mode at the table (PIN menu, corrections) is Tamsk's so far; every kind publishes.
     arbiter_at_table = False
 
     def __init__(
