@@ -40,7 +40,7 @@ class Table(Protocol):
     journal_dir: Path
     #: The open game's journal header (``{}`` before a game starts).
     header: dict[str, Any]
-    #: Whether arbiter mode (PIN menu, corrections) runs at this game's table (every kind publishes).
+    #: Whether arbiter mode (PIN menu, corrections) runs at this game's table (all publish).
     arbiter_at_table: bool
     #: Arbiter mode's hooks, when the game offers them at the table (else left None).
     key_filter: KeyFilter | None
