@@ -25,7 +25,7 @@ from companion import __version__
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
-from companion.tables import KeyFilter, ViewFilter
+from companion.tables import KeyFilter, ViewFilter, merge_next_header
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,8 @@ class KeypadTable:
         self.changed = True  # something to redraw
         self.key_filter: KeyFilter | None = None  # the Table protocol's arbiter hooks
         self.view_filter: ViewFilter | None = None
+        #: Header fields for the next game only (a pairing's tournament, round, board, seats).
+        self.next_header: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ journal
 
@@ -96,6 +98,8 @@ class KeypadTable:
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
         }
+        merge_next_header(header, self.next_header,
+                          list(fields["players"]) if "names" in fields else None)
         if name:
             self.writer = JournalWriter.create(self.journal_dir / name, header)
         else:  # two games in one second get distinct names
@@ -175,6 +179,9 @@ class KeypadTable:
         if raw.name not in KEYS:
             log.warning("unknown key %r", raw.name)
             return
+        if self.key_filter is not None and self.key_filter(raw.name, raw.t):
+            self.changed = True  # arbiter mode or a pairing took the key
+            return
         if self.writer is None:
             return
         self._clear_error()
@@ -182,6 +189,15 @@ class KeypadTable:
         self._key(raw.name)
 
     def _key(self, key: str) -> None:
+        raise NotImplementedError
+
+    def view(self) -> dict[str, Any]:
+        """What the screen shows now: the game's view, through arbiter mode's filter (its
+        menu, or a pairing waiting for the players) when it has one."""
+        state = self._game_view()
+        return self.view_filter(state) if self.view_filter is not None else state
+
+    def _game_view(self) -> dict[str, Any]:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ feedback

@@ -92,6 +92,26 @@ class Table(Protocol):
         ...
 
 
+def merge_next_header(
+    header: dict[str, Any], pending: dict[str, Any], colours: list[str] | None
+) -> None:
+    """Put a pairing's fields (:attr:`next_header`) into a new game's header and empty them.
+
+    ``"seats"`` (the players' names, the first mover first) become the header's ``"names"``
+    of ``colours`` in move order (a game whose players are names already passes None and uses
+    the seats itself); the other fields (tournament, round, board, the pairing's nonce) are
+    copied as they are. Used once: the next game starts without them.
+    """
+    fields = dict(pending)
+    pending.clear()
+    seats = fields.pop("seats", None)
+    if seats and colours:
+        names = dict(header.get("names") or {})
+        names.update({c: str(n) for c, n in zip(colours, seats, strict=False)})
+        header["names"] = names
+    header.update(fields)
+
+
 def make_table(
     config: Mapping[str, Any],
     clock: Clock,
@@ -133,6 +153,7 @@ def find_unfinished(journal_dir: str | Path, kind: str) -> Path | None:
 
 __all__ = [
     "KeyFilter",
+    "merge_next_header",
     "Table",
     "ViewFilter",
     "find_unfinished",

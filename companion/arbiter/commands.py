@@ -69,6 +69,26 @@ def make_command(
     return sealing.seal(envelope, KIND, key)
 
 
+def make_pairing_command(
+    pairing: Mapping[str, Any],
+    *,
+    table: int,
+    key: SigningKey,
+    issued: float,
+    nonce: str | None = None,
+) -> dict[str, Any]:
+    """A command carrying the next game's pairing to a table, signed by the arbiter. It names
+    no game (``"game": ""``): it is for whatever the table plays next."""
+    envelope = {
+        "table": table,
+        "game": "",
+        "nonce": nonce or new_nonce(),
+        "issued": round(float(issued), 3),
+        "pairing": dict(pairing),
+    }
+    return sealing.seal(envelope, KIND, key)
+
+
 class Refused(Exception):
     """Why a command was refused: ``kind`` is its counter's name, the message for a person."""
 
@@ -166,8 +186,10 @@ class CommandGate:
             raise Refused("stale", f"the command was issued {now_wall - float(issued):+.0f} s "
                                    f"from this table's clock (more than {self.max_age_s:.0f} s): "
                                    "refused as stale")
-        if not isinstance(command.get("correction"), Mapping):
-            raise Refused("malformed", "the command carries no correction")
+        if not isinstance(command.get("correction"), Mapping) and not isinstance(
+            command.get("pairing"), Mapping
+        ):
+            raise Refused("malformed", "the command carries no correction and no pairing")
         bad = sealing.check(command, KIND, self.arbiter_key)
         if bad is not None:
             raise Refused("signature", f"signature refused: {bad.replace('table', 'arbiter')}")
@@ -179,7 +201,9 @@ class CommandGate:
         """Use the command's nonce up; raises :class:`Refused` (counted) for another game's
         command or a replay."""
         try:
-            if game is None or command.get("game") != game:
+            if "pairing" in command:
+                pass  # a pairing is for the next game, whatever game is open now
+            elif game is None or command.get("game") != game:
                 raise Refused("other-game",
                               "the command is for another game than the one on this table")
             nonce = str(command.get("nonce"))

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from companion.arbiter.pairing_desk import PairingDesk
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.settings import arbiter_settings, mqtt_settings, table_number
 from companion.arbiter.station import (
@@ -64,6 +65,8 @@ class ArbiterHooks:
         self.clock = clock
         self.loop = loop
         self.station: ArbiterStation | None = None
+        self.desk: PairingDesk | None = None
+        self.config = config
         self._summary_due = False
         settings = mqtt_settings(config)
         self.publisher: TablePublisher | None = None
@@ -87,7 +90,17 @@ class ArbiterHooks:
         (the table's ``key_filter`` and ``view_filter``, when it has them)."""
         self.station = station_for(table, self.clock)
         filtered: Any = table  # companion.tables.Table has both filters
-        if self.station is not None and hasattr(filtered, "key_filter"):
+        if hasattr(filtered, "next_header"):  # pairings from the arbiter, for every kind
+            from companion.tables import start_configured_game
+
+            self.desk = PairingDesk(
+                table, self.config, self.clock,
+                start=lambda: start_configured_game(filtered, self.config),
+                answer=self._reply,
+            )
+        if (self.station is not None or self.desk is not None) and hasattr(
+            filtered, "key_filter"
+        ):
             filtered.key_filter = self.key
             filtered.view_filter = self.view
         if self.publisher is not None:
@@ -97,15 +110,28 @@ class ArbiterHooks:
 
     def key(self, key: str, t_mono: float) -> bool:
         """Offer a keypad key to arbiter mode; False: the table takes it as usual."""
+        if self.desk is not None and self.desk.key(key):
+            return True
         return self.station is not None and self.station.key(key, t_mono)
 
     def view(self, state: dict[str, Any]) -> dict[str, Any]:
-        """The table's view with the arbiter's options and menu."""
-        return self.station.view(state) if self.station is not None else state
+        """The table's view with the arbiter's options and menu (and a pairing to confirm)."""
+        if self.station is not None:
+            state = self.station.view(state)
+        return self.desk.view(state) if self.desk is not None else state
 
     def _command_arrived(self, payload: bytes) -> None:
         """In the publisher's thread: screen the command there (size, rate, signature...), so
         a flood of refused ones never reaches the daemon's loop; hand the rest to the loop."""
+        desk = self.desk
+        if desk is not None and desk.wants(payload):
+            screened = desk.screen(payload)
+            if screened is not None:
+                if self.loop is None:
+                    desk.offer(screened)
+                else:
+                    self.loop.call_soon_threadsafe(desk.offer, screened)
+            return
         station = self.station
         if station is None:
             return
@@ -129,6 +155,10 @@ class ArbiterHooks:
         """In the daemon's loop: a command that passed the screen."""
         if self.station is not None:
             self._answer(self.station.screened(command))
+
+    def _reply(self, answer: dict[str, Any]) -> None:
+        if self.publisher is not None:
+            self.publisher.reply(answer)
 
     def _answer(self, outcome: Outcome) -> None:
         if self.publisher is not None:

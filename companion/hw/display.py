@@ -46,6 +46,11 @@ def make_device(config: Mapping[str, Any], backend: str) -> Any:
 def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Image.Image:
     """The screen a player should see for this state, drawn by the game the view names
     (``"game"``, or ``"kind"`` while no game is open)."""
+    pairing = view.get("pairing")
+    if isinstance(pairing, list) and len(pairing) >= 3:  # the arbiter's pairing, any game
+        lines = [str(line) for line in pairing]
+        return screens.menu_screen(lines[0], lines[1:-1], 0, footer=lines[-1], size=size,
+                                   mode=mode)
     kind = view.get("game") or view.get("kind")
     if kind is None:
         return screens.error_screen(

@@ -243,7 +243,7 @@ class PuzzleTable(KeypadTable):
 
     # ------------------------------------------------------------------ views
 
-    def view(self) -> dict[str, Any]:
+    def _game_view(self) -> dict[str, Any]:
         """What the screen shows: the layout and its verdict (``simulate``'s fields: ``n``,
         ``colour``, ``laid``, ``solved``, ``loop``, ``problems``), ``tiles`` with side colours
         for the maps, and the keypad dialogue under ``"entry"``."""

@@ -29,6 +29,7 @@ from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
 from companion.scenario import MalformedInput
+from companion.tables import merge_next_header
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.challenge import outcome as challenge_outcome
 from companion.tamsk.challenge import parse_challenge
@@ -108,6 +109,8 @@ class Table:
         #: Arbiter mode: offered every key first (True: taken), and dresses the view.
         self.key_filter: Callable[[str, float], bool] | None = None
         self.view_filter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        #: Header fields for the next game only (a pairing's tournament, round, board, seats).
+        self.next_header: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ games
 
@@ -149,6 +152,8 @@ class Table:
             "wall0": round(wall, 3),
             **dict(extra or {}),
         }
+        # a pairing's seats: red moves first (the order of the game's result colours)
+        merge_next_header(header, self.next_header, ["red", "black"])
         if name:
             self.writer = JournalWriter.create(self.journal_dir / name, header)
         else:  # two games in one second get distinct names

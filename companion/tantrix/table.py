@@ -213,7 +213,7 @@ class TantrixTable(KeypadTable):
 
     # ------------------------------------------------------------------ views
 
-    def view(self) -> dict[str, Any]:
+    def _game_view(self) -> dict[str, Any]:
         """What the screen shows now: the game's state (the ``simulate`` fields the players
         need) and the keypad dialogue under ``"entry"``."""
         game, entry = self.game, self.entry

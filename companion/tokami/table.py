@@ -132,6 +132,9 @@ class TokamiTable(KeypadTable):
 
         Bad options raise :class:`ValueError` with the reason and leave the table as it was.
         """
+        seats = self.next_header.get("seats")
+        if seats:  # a pairing from the arbiter: its players, the first mover first
+            players = [str(p) for p in seats]
         blocks = dict(DEFAULT_BLOCKS if blocks is None else blocks)
         if worthless is not None and worthless not in blocks:
             worthless = None
@@ -223,7 +226,7 @@ class TokamiTable(KeypadTable):
 
     # ------------------------------------------------------------------ views
 
-    def view(self) -> dict[str, Any]:
+    def _game_view(self) -> dict[str, Any]:
         """What the screen shows now: standings, whose turn, the question being asked and its
         choices, the forbidden block, the blocks left."""
         game, entry = self.game, self.entry

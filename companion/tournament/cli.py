@@ -110,7 +110,35 @@ def cmd_pair(args: argparse.Namespace) -> int:
     t.played.append(r)
     _save(t, path)
     print(sheets.pairings_text(t, r))
+    if args.send:
+        return _send(t, r, args.config, args.wait)
     return 0
+
+
+def _send(t: Any, r: Any, config_path: str | None, wait_s: float) -> int:
+    """Send round ``r``'s pairings to the tables (``pair --send``) and print their answers."""
+    from companion import config as configuration
+    from companion.arbiter.mqtt import MqttMissing
+    from companion.arbiter.settings import arbiter_settings, mqtt_settings
+    from companion.keys import KeyFileError, SigningKey
+    from companion.tournament.send import pairing_bodies, send_pairings
+
+    try:
+        cfg = configuration.load(config_path)
+    except configuration.ConfigError as exc:
+        raise TournamentError(f"config: {exc}") from None
+    settings = arbiter_settings(cfg)
+    if not settings.key_file:
+        raise TournamentError("--send needs the arbiter's key: [arbiter] key_file in the config "
+                              "(companion keys init)")
+    try:
+        key = SigningKey.load(settings.key_file)
+        answers = send_pairings(mqtt_settings(cfg), key, pairing_bodies(t, r), wait_s=wait_s)
+    except (KeyFileError, MqttMissing, OSError) as exc:
+        raise TournamentError(f"the pairings were saved but not sent: {exc}") from None
+    for sent in answers:
+        print(sent.line())
+    return 0 if all(s.answer is not None and s.answer.get("ok") for s in answers) else 1
 
 
 _WINNERS = {"1-0": ("first", False), "0-1": ("second", False), "draw": ("tie", False),
@@ -337,6 +365,11 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--engine", choices=("bbpPairings",),
                    help="pair with this FIDE engine (on the PATH) instead")
     v.add_argument("--engine-path", help=argparse.SUPPRESS)
+    v.add_argument("--send", action="store_true",
+                   help="send each pairing to its table over MQTT (signed; needs --config)")
+    v.add_argument("--config", help="the arbiter's config ([mqtt], [arbiter] key_file)")
+    v.add_argument("--wait", type=float, default=5.0,
+                   help="seconds to wait for the tables' answers (default 5)")
 
     v = verb("result", cmd_result, "record a game's result by hand")
     v.add_argument("--round", type=int, required=True)

@@ -1,0 +1,118 @@
+"""A round's pairings sent to the tables over MQTT, each as a signed arbiter command.
+
+``companion tournament pair --send --config FILE`` (and the demo, and the page's manual
+assignment) call :func:`send_pairings`: one command per game of the round (a bye stays on the
+arbiter's sheet), signed with the arbiter's key (``[arbiter] key_file``), to the table with the
+game's board number. The tables answer on their ``reply`` topic (shown, refused and why,
+started); :func:`send_pairings` waits a few seconds for those answers and returns them, so the
+arbiter sees at once which table did not hear its pairing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.arbiter import topics
+from companion.arbiter.commands import make_pairing_command
+from companion.arbiter.mqtt import make_client, success
+from companion.arbiter.settings import MqttSettings
+from companion.keys import SigningKey
+from companion.tournament.model import Round, Tournament
+
+
+@dataclass(frozen=True)
+class Sent:
+    """One pairing sent, and the table's answer (None: none came in time)."""
+
+    table: int
+    first: str
+    second: str
+    nonce: str
+    answer: Mapping[str, Any] | None = None
+
+    def line(self) -> str:
+        head = f"table {self.table}: {self.first} - {self.second}: "
+        if self.answer is None:
+            return head + "no answer from the table (is it on and connected?)"
+        verdict = "ok" if self.answer.get("ok") else "refused"
+        return head + f"{verdict}: {self.answer.get('detail', '')}"
+
+
+def pairing_bodies(t: Tournament, r: Round) -> list[tuple[int, dict[str, Any]]]:
+    """Each table's pairing of round ``r`` (byes have no table to send to)."""
+    out = []
+    for g in r.games:
+        if g.second is None:
+            continue
+        out.append((g.table, {
+            "tournament": t.name,
+            "round": r.number,
+            "board": g.table,
+            "first": t.player(g.first).name,
+            "second": t.player(g.second).name,
+            "game": t.game,
+        }))
+    return out
+
+
+def send_pairings(
+    settings: MqttSettings,
+    key: SigningKey,
+    pairings: list[tuple[int, dict[str, Any]]],
+    *,
+    wait_s: float = 5.0,
+    wall: Callable[[], float] = time.time,
+) -> list[Sent]:
+    """Publish each pairing (QoS 1) and collect the tables' first answers for ``wait_s``."""
+    answers: dict[str, Mapping[str, Any]] = {}
+    done = threading.Condition()
+    connected = threading.Event()
+    client = make_client(settings, f"companion-pairings-{os.getpid()}", clean_session=True)
+
+    def on_connect(c: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        if success(rc):
+            for table, _ in pairings:
+                c.subscribe(topics.topic(settings.topic_prefix, table, "reply"), qos=1)
+            connected.set()
+
+    def on_message(c: Any, userdata: Any, message: Any) -> None:
+        try:
+            body = json.loads(message.payload)
+        except ValueError:
+            return
+        answer = body.get("answer", body) if isinstance(body, dict) else None
+        if isinstance(answer, dict) and isinstance(answer.get("nonce"), str):
+            with done:
+                answers.setdefault(answer["nonce"], answer)
+                done.notify_all()
+
+    client.on_connect = on_connect
+    client.on_message = on_message
+    client.connect(settings.host, settings.port, settings.keepalive_s)
+    client.loop_start()
+    sent: list[Sent] = []
+    try:
+        if not connected.wait(10.0):
+            raise OSError(f"the broker at {settings.host}:{settings.port} did not answer")
+        time.sleep(0.1)  # let the subscriptions settle before the first answer can come
+        for table, body in pairings:
+            command = make_pairing_command(body, table=table, key=key, issued=wall())
+            info = client.publish(topics.topic(settings.topic_prefix, table, "cmd"),
+                                  json.dumps(command), qos=1)
+            info.wait_for_publish(5.0)
+            sent.append(Sent(table, body["first"], body["second"], command["nonce"]))
+        deadline = time.monotonic() + wait_s
+        with done:
+            while time.monotonic() < deadline and not all(s.nonce in answers for s in sent):
+                done.wait(deadline - time.monotonic())
+            return [Sent(s.table, s.first, s.second, s.nonce, answers.get(s.nonce))
+                    for s in sent]
+    finally:
+        client.disconnect()
+        client.loop_stop()
