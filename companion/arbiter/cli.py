@@ -179,6 +179,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port=args.port,
             log_dir=Path(args.log_dir) if args.log_dir else None,
             tournament=args.tournament,
+            tournament_file=Path(args.tournament_file) if args.tournament_file else None,
             allowed_hosts=tuple(args.allow_host),
         ).start()
     except OSError as exc:
@@ -246,6 +247,8 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8470)
     p.add_argument("--log-dir", help="where arbiter-log.jsonl (every command) is kept")
     p.add_argument("--tournament", default="", help="the tournament's name, for the sheets")
+    p.add_argument("--tournament-file", help="the tournament file (companion tournament): "
+                   "its name, round and pairings on the page")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a name the page is reached by, besides addresses and this machine's "
                         "own names (repeatable)")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.arbiter import topics
-from companion.arbiter.commands import make_command
+from companion.arbiter.commands import make_command, make_pairing_command
 from companion.arbiter.mqtt import make_client, success
 from companion.arbiter.settings import MqttSettings
 from companion.arbiter.view import ArbiterView, Request
@@ -115,6 +115,16 @@ class ArbiterClient:
         if game is None:
             raise LookupError(f"table {table} has no game the arbiter has seen")
         command = make_command(correction, table=table, game=game, key=key, issued=self.wall())
+        self._client.publish(
+            topics.topic(self.settings.topic_prefix, table, "cmd"), json.dumps(command), qos=1
+        )
+        return command
+
+    def send_pairing(
+        self, table: int, pairing: Mapping[str, Any], key: SigningKey
+    ) -> dict[str, Any]:
+        """Sign and send the next game's pairing to a table (the page's manual assignment)."""
+        command = make_pairing_command(pairing, table=table, key=key, issued=self.wall())
         self._client.publish(
             topics.topic(self.settings.topic_prefix, table, "cmd"), json.dumps(command), qos=1
         )

@@ -77,6 +77,7 @@ class TableView:
     verified: bool = False  # a message signed by the table's enrolled key has arrived
     unverified: int = 0  # messages refused: unsigned, forged, or from a table not enrolled
     unverified_why: str = ""
+    seen_wall: float | None = None  # the table's own wall time in its last verified message
 
     @property
     def current(self) -> GameLog | None:
@@ -138,6 +139,7 @@ class ArbiterView:
             self._changed(tv)
             return []
         tv.verified = True
+        tv.seen_wall = _wall_of(message, tv.seen_wall)
         if kind == "events":
             return self._event(tv, message, now)
         if kind == "state":
@@ -277,6 +279,8 @@ class ArbiterView:
             alerts.append({"kind": "unverified",
                            "text": f"{tv.unverified} unverified message(s) ignored "
                                    f"(last: {tv.unverified_why})"})
+        out["last_seen"] = tv.seen_wall
+        out["answers"] = [_answer(at, reply, now) for at, reply in list(tv.replies)[-3:]]
         if tv.status == "offline":
             alerts.append({"kind": "offline", "text": f"table {n} is offline"})
         if log is None:
@@ -292,6 +296,8 @@ class ArbiterView:
             level=header.get("level"),
             ruleset=header.get("ruleset"),
             round=header.get("round"),
+            board_no=header.get("board"),
+            tournament=header.get("tournament"),
             missing=len(log.waiting),
         )
         if log.waiting:
@@ -348,6 +354,28 @@ class ArbiterView:
             "version": self.version,
             "tables": [self.table_json(n, now) for n in sorted(self.tables)],
         }
+
+
+def _wall_of(message: Mapping[str, Any], before: float | None) -> float | None:
+    """The wall time a table's message carries (its status's, or its record's), else
+    ``before``: the page's "last seen at" for an offline table."""
+    record = message.get("record")
+    wall = message.get("wall", record.get("wall") if isinstance(record, Mapping) else None)
+    if isinstance(wall, bool) or not isinstance(wall, (int, float)):
+        return before
+    return float(wall) if before is None else max(before, float(wall))
+
+
+def _answer(at: float, reply: Mapping[str, Any], now: float) -> dict[str, Any]:
+    """A table's answer to a command, for its card: accepted or refused, and why."""
+    ok = reply.get("ok")
+    return {
+        "ok": ok,
+        "verdict": "accepted" if ok else ("refused" if ok is False else "queued"),
+        "detail": str(reply.get("detail", ""))[:200],
+        "pairing": bool(reply.get("pairing")),
+        "age": round(max(0.0, now - at), 1),
+    }
 
 
 def _board_url(tv: TableView, out: Mapping[str, Any]) -> str:

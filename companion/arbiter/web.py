@@ -36,6 +36,9 @@ Routes::
     GET  /standings.csv    standings (points, margin, head-to-head)
     GET  /results.trf      FIDE TRF-16 player lines
     GET  /round/N.html     a printable round sheet
+    GET  /api/tournament   the tournament's name, round and pairings (``--tournament-file``)
+    POST /api/pairing      {"pin": "....", "pairing": {...}}: the manual assignment of a
+                           pairing to a table, sent as a signed arbiter command
 
 Every refused command is written to ``arbiter-log.jsonl`` in the log folder and to the log.
 """
@@ -206,6 +209,7 @@ class ArbiterServer:
         port: int = 8470,
         log_dir: Path | None = None,
         tournament: str = "",
+        tournament_file: Path | None = None,
         signing_key: SigningKey | None = None,
         limits: PageLimits = PageLimits(),
         allowed_hosts: tuple[str, ...] = (),
@@ -218,6 +222,9 @@ class ArbiterServer:
         self.pins = ClientPins(settings)
         self.log_dir = log_dir
         self.tournament = tournament
+        #: The tournament file (`companion tournament`): its name, round and pairings on top
+        #: of the page, and the manual assignment of a pairing to a table.
+        self.tournament_file = tournament_file
         self.host = host
         self.port = port
         self.limits = limits
@@ -267,6 +274,8 @@ class ArbiterServer:
         app.router.add_get("/results.trf", self._standings)
         app.router.add_get("/round/{number}.html", self._standings)
         app.router.add_post("/api/command", self._command)
+        app.router.add_get("/api/tournament", self._tournament)
+        app.router.add_post("/api/pairing", self._pairing)
         runner = web.AppRunner(
             app, access_log=None, handle_signals=False,
             keepalive_timeout=self.limits.connections.idle_timeout,
@@ -474,6 +483,86 @@ class ArbiterServer:
         status, answer = await self.command(body, client)
         return _json(status, answer)
 
+    async def _pairing(self, request: web.Request) -> web.StreamResponse:
+        """The manual assignment of a pairing to a table (same checks as a correction)."""
+        client = request.remote or "?"
+        why = self._csrf_refusal(request)
+        if why is not None:
+            self.audit("refused", reason=why, client=client)
+            return _json(HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {why}"})
+        if request.content_type != "application/json":
+            return _json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+                         {"ok": False, "detail": "the body must be application/json"})
+        length = request.content_length
+        if length is None or length < 0 or length > self.limits.max_body:
+            return _json(HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "bad Content-Length"})
+        try:
+            async with asyncio.timeout(self.limits.body_timeout_s):
+                body = json.loads(await request.read() or b"null")
+        except (TimeoutError, ValueError, UnicodeDecodeError):
+            body = None
+        status, answer = await self.assign(body, client)
+        return _json(status, answer)
+
+    async def assign(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
+        """Check the PIN and the pairing, then send it to its table, signed."""
+        from companion.arbiter.pairing_desk import parse_pairing
+
+        if not isinstance(body, dict) or not isinstance(body.get("pairing"), dict):
+            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": 'give "pairing" (an object)'}
+        pin = body.get("pin")
+        if not isinstance(pin, str) or not pin:
+            return HTTPStatus.UNAUTHORIZED, {"ok": False, "detail": "refused: a pairing needs "
+                                             "the arbiter's PIN (spectators are read-only)"}
+        check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
+        if not check.ok:
+            self.audit("refused", reason=check.message, client=client)
+            return HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {check.message}"}
+        send = getattr(self.source, "send_pairing", None)
+        if self.signing_key is None or send is None:
+            return HTTPStatus.SERVICE_UNAVAILABLE, {
+                "ok": False,
+                "detail": "refused: no arbiter key on this laptop ([arbiter] key_file)"}
+        try:
+            pairing = parse_pairing(body["pairing"])
+        except ValueError as exc:
+            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": str(exc)}
+        fields = {k: v for k, v in vars(pairing).items() if k != "nonce"}
+        sent = send(pairing.board, fields, self.signing_key)
+        self.audit("pairing sent", table=pairing.board, nonce=sent["nonce"], pairing=fields,
+                   client=client)
+        return HTTPStatus.ACCEPTED, {"ok": True, "nonce": sent["nonce"],
+                                     "detail": "sent to the table; its answer shows there"}
+
+    async def _tournament(self, request: web.Request) -> web.StreamResponse:
+        return _json(HTTPStatus.OK, await self._loop.run_in_executor(None, self.tournament_info))
+
+    def tournament_info(self) -> dict[str, Any]:
+        """The tournament's name, current round and its pairings (from the file, when the
+        page was given one), with the links to the exports."""
+        from companion.tournament import store
+        from companion.tournament.model import TournamentError
+
+        info: dict[str, Any] = {"name": self.tournament, "round": None, "rounds": None,
+                                "game": None, "pairings": []}
+        if self.tournament_file is not None:
+            try:
+                t = store.load(self.tournament_file)
+            except TournamentError as exc:
+                info["problem"] = str(exc)
+                return info
+            r = t.current
+            info.update(name=t.name, game=t.game, rounds=t.rounds,
+                        round=r.number if r is not None else None)
+            for g in r.games if r is not None else []:
+                info["pairings"].append({
+                    "table": g.table,
+                    "first": t.player(g.first).name,
+                    "second": t.player(g.second).name if g.second is not None else None,
+                    "result": g.result.to_dict() if g.result is not None else None,
+                })
+        return info
+
     async def command(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
         """Check the arbiter's credentials and send the correction; (HTTP status, answer)."""
         if not isinstance(body, dict):
@@ -620,16 +709,42 @@ h1 { font-size: 1.2em; margin: 0.2em 0 0.5em; }
           border: 1px solid #555; margin-right: 0.3em; vertical-align: -1px; }
 form { background: #fff; border: 1px solid #999; padding: 0.5em; margin-bottom: 0.6em; }
 form label { margin-right: 0.6em; }
-#reply { font-weight: bold; }
+#reply, #assigned { font-weight: bold; }
+.hint { color: #555; font-size: 11px; }
+#tournament { margin-bottom: 0.5em; } #tround { font-weight: bold; margin-right: 1em; }
+#pairings td { padding: 0 0.6em 0 0; font-size: 12px; }
+.seen { color: #b00; font-weight: bold; }
+.answer.ok { color: #060; } .answer.refused { color: #b00; }
 </style></head><body>
-<h1>companion: every table, live <span id="conn"></span></h1>
+<h1><span id="tname">companion</span>: every table, live <span id="conn"></span></h1>
+<div id="tournament"><span id="tround"></span>
+ <nav id="links">exports: <a href="/standings.csv">standings (CSV)</a> ·
+ <a id="sheet" href="/round/1.html">round sheet</a> · <a href="/results.trf">TRF</a></nav>
+ <table id="pairings"></table></div>
 <form id="correct" hidden>
- <b>Correction</b> (the table journals it)
- <label>table <input name="table" type="number" min="1" value="1" size="3"></label>
+ <b>Correction</b> (the table journals it; its answer shows on its card)
+ <label title="the table's number, as on its card">table
+  <input name="table" type="number" min="1" value="1" size="3"></label>
  __FIELDS__
- <label>reason <input name="reason" size="24" value="arbiter's ruling"></label>
- <label>PIN <input name="pin" type="password" size="8" autocomplete="off"></label>
+ <label title="why: kept in the table's journal with the correction">reason
+  <input name="reason" size="24" value="arbiter's ruling"></label>
+ <label title="the arbiter's PIN (wrong PINs lock this browser out for a while)">PIN
+  <input name="pin" type="password" size="8" autocomplete="off"></label>
  <button>send</button> <span id="reply"></span>
+ <div class="hint">Each field's hint shows when the pointer rests on it; leave the fields
+ the chosen correction does not use empty.</div>
+</form>
+<form id="assign" hidden>
+ <b>Assign a pairing</b> (shown on the table's screen; the players start it with #)
+ <label title="the table that gets the pairing">board <input name="board" type="number"
+  min="1" value="1" size="3"></label>
+ <label title="the round number printed on the sheet">round <input name="round"
+  type="number" min="1" value="1" size="3"></label>
+ <label title="who moves first (the first seat)">first <input name="first" size="10"></label>
+ <label title="who moves second">second <input name="second" size="10"></label>
+ <label title="the game the table plays">game <input name="game" size="7"></label>
+ <label>PIN <input name="pin" type="password" size="8" autocomplete="off"></label>
+ <button>send</button> <span id="assigned"></span>
 </form>
 <div id="tables"></div>
 <script nonce="__NONCE__">
@@ -704,8 +819,20 @@ function render(t) {
     ? t.players.map(p => named(t, p)).join(" – ")
     : `${names.red || "red"} – ${names.black || "black"}`;
   box.appendChild(el("div", {class: "head"}, `Table ${t.table}: ${who} (${t.status})`));
+  if (t.round) box.appendChild(el("div", {}, `round ${t.round}`
+    + (t.board_no ? `, board ${t.board_no}` : "")));
+  if (t.status === "offline") {
+    // No running sand or clocks for a table that does not answer: when it was last heard.
+    const at = t.last_seen ? new Date(t.last_seen * 1000).toLocaleTimeString() : "never";
+    box.appendChild(el("div", {class: "seen"}, `offline: last seen at ${at}`));
+    box.classList.add("stale");
+  }
   const card = CARDS[t.kind];
   if (card) card(box, t);
+  for (const a of t.answers || []) {
+    box.appendChild(el("div", {class: `answer ${a.ok ? "ok" : "refused"}`},
+      `${a.pairing ? "pairing" : "correction"} ${a.verdict}: ${a.detail}`));
+  }
   const alerts = el("div", {class: "alerts"});
   for (const a of t.alerts || []) alerts.appendChild(el("div", {"data-kind": a.kind}, a.text));
   box.appendChild(alerts);
@@ -727,8 +854,42 @@ if (params.get("transport") === "poll" || !window.EventSource) {
   source.onopen = () => { document.getElementById("conn").textContent = ""; };
   source.onerror = () => { document.getElementById("conn").textContent = "(reconnecting)"; };
 }
+function tournament() {
+  fetch("/api/tournament").then(r => r.json()).then(info => {
+    if (info.name) document.getElementById("tname").textContent = info.name;
+    document.getElementById("tround").textContent = info.round
+      ? `round ${info.round} of ${info.rounds}` : "";
+    if (info.round) document.getElementById("sheet").href = `/round/${info.round}.html`;
+    const rows = document.getElementById("pairings");
+    rows.replaceChildren();
+    for (const p of info.pairings || []) {
+      const tr = el("tr", {});
+      tr.appendChild(el("td", {}, `table ${p.table}`));
+      tr.appendChild(el("td", {}, p.second ? `${p.first} – ${p.second}` : `${p.first}: bye`));
+      tr.appendChild(el("td", {}, p.result ? p.result.winner : ""));
+      rows.appendChild(tr);
+    }
+  }).catch(() => {}).finally(() => setTimeout(tournament, 5000));
+}
+tournament();
 const form = document.getElementById("correct");
 form.hidden = !ARBITER;
+const assign = document.getElementById("assign");
+assign.hidden = !ARBITER;
+assign.addEventListener("submit", e => {
+  e.preventDefault();
+  const f = new FormData(assign);
+  const pairing = {tournament: document.getElementById("tname").textContent,
+                   round: Number(f.get("round")), board: Number(f.get("board")),
+                   first: f.get("first"), second: f.get("second"), game: f.get("game")};
+  const token = document.querySelector('meta[name="csrf-token"]').content;
+  fetch("/api/pairing", {method: "POST", credentials: "same-origin",
+                         headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
+                         body: JSON.stringify({pairing, pin: f.get("pin")})})
+    .then(r => r.json().then(j => {
+      document.getElementById("assigned").textContent = `${r.status}: ${j.detail}`;
+    }));
+});
 function submit(withPin) {
   const f = new FormData(form);
   const correction = {what: f.get("what"), reason: f.get("reason")};

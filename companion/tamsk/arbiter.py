@@ -15,6 +15,7 @@ when they change; the rules ones apply from the next game.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -65,6 +66,12 @@ class TamskMirror:
         alerts: list[dict[str, str]] = out["alerts"]
         running = online and not game.over
         t_now = game.t + (elapsed if running else 0.0)
+        if running and game.next_deadline() <= t_now:
+            # A glass or the 15-second timer ran out since the last record: the turn may have
+            # passed with a penalty. Show a copy run on to now (the mirror itself stays at its
+            # last record, so the table's next record still applies).
+            game = copy.deepcopy(game)
+            game.advance(t_now)
         glasses = {}
         for name in GLASSES:
             g = game.glasses[name]
@@ -78,7 +85,7 @@ class TamskMirror:
                 "period": g.period,
             }
             if game.rules.timed and not game.over:
-                if dead and not g.dead:
+                if dead and not self.game.glasses[name].dead:
                     alerts.append({"kind": "out", "text": f"{name} has run out"})
                 elif g.running and sand < LOW_SAND_S and not dead:
                     alerts.append({"kind": "low", "text": f"{name} under 10 s ({sand:.1f} s)"})
@@ -91,6 +98,8 @@ class TamskMirror:
             and timer.against_turn == game.turn_no
         ):
             alerts.append({"kind": "overrun", "text": f"15 s overrun: {timer.against}"})
+        for p in game.penalties[len(self.game.penalties):]:  # ran out since the last record
+            alerts.append({"kind": "overrun", "text": f"15 s overrun: {p.player}"})
         for p in game.penalties:
             if t_now - p.t < RECENT_S:
                 alerts.append({"kind": "overrun", "text": f"penalty {p.kind}: {p.player}"})
@@ -191,9 +200,13 @@ function board(t) {
       svg.appendChild(el("text", {x: x, y: y + 3, "font-size": 7, "text-anchor": "middle",
                                   fill: "#fff"}, label));
     } else {
-      svg.appendChild(el("text", {x: x, y: y + 3, "font-size": 8, "text-anchor": "middle"},
+      svg.appendChild(el("text", {x: x, y: y + 7, "font-size": 7, "text-anchor": "middle"},
                          `${n}/${cap}`));
     }
+    // The space's coordinate, as the corrections and the notation name it.
+    svg.appendChild(el("text", {x: x, y: y - (g ? 12 : 1), "font-size": 7,
+                                "text-anchor": "middle", fill: g ? "#333" : "#446",
+                                class: "coord"}, space));
   }
   return svg;
 }
@@ -218,18 +231,28 @@ CARDS.tamsk = (box, t) => {
 """
 
 _FIELDS = r"""
- <label>what <select name="what">
+ <label title="sand: set a glass's sand; space: move a glass; add-ring / remove-ring: on a
+space; undo: take back the last input; penalty / cancel-penalty; turn: whose turn it is;
+result / confirm: the game's result; next-round: a new game">what <select name="what">
   <option>sand</option><option>space</option><option>add-ring</option><option>remove-ring</option>
   <option>undo</option><option>penalty</option><option>cancel-penalty</option><option>turn</option>
   <option>result</option><option>confirm</option><option>next-round</option></select></label>
- <label>glass <input name="glass" size="3" value="r1" data-field="text"></label>
- <label>space <input name="space" size="3" data-field="text"></label>
- <label>player <input name="player" size="5" data-field="text"></label>
- <label>sand <input name="sand" size="5" data-field="number"></label>
- <label>kind <input name="kind" size="7" data-field="text"></label>
- <label>winner <input name="winner" size="5" data-field="text"></label>
- <label>index <input name="index" size="3" data-field="number"></label>
- <label>round <input name="round" size="3" data-field="number"></label>
+ <label title="a glass: r1, r2, r3 (red) or b1, b2, b3 (black)">glass
+  <input name="glass" size="3" value="r1" placeholder="r1" data-field="text"></label>
+ <label title="a space on the board, as on its picture: a1 ... g4 (space, add-ring,
+remove-ring)">space <input name="space" size="3" placeholder="d4" data-field="text"></label>
+ <label title="red or black (penalty, turn)">player
+  <input name="player" size="5" placeholder="red" data-field="text"></label>
+ <label title="seconds of sand left in the glass (sand)">sand
+  <input name="sand" size="5" placeholder="s" data-field="number"></label>
+ <label title="late or forfeit (penalty)">kind
+  <input name="kind" size="7" placeholder="forfeit" data-field="text"></label>
+ <label title="red, black or tie (result)">winner
+  <input name="winner" size="5" placeholder="red" data-field="text"></label>
+ <label title="which penalty, counted from 0 in the card's list (cancel-penalty)">index
+  <input name="index" size="3" placeholder="0" data-field="number"></label>
+ <label title="the round number of the next game (next-round)">round
+  <input name="round" size="3" placeholder="2" data-field="number"></label>
 """
 
 
