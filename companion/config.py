@@ -99,6 +99,13 @@ i2c_address = 0x3C
 width = 128
 height = 64
 rotate = 0
+# The colour SSD1351 on SPI (hardware/pinmap.toml, variant spi_display): /dev/spidev0.0, its
+# DC line on GPIO 9; reset_pin -1 when RST is tied high (not wired to a GPIO).
+spi_port = 0
+spi_device = 0
+spi_dc_pin = 9
+spi_reset_pin = -1
+spi_speed_hz = 8000000
 max_fps = 10
 show_sand_seconds = true
 
