@@ -83,7 +83,8 @@ class Display:
         self.last_at = -1e9  # the last frame sent
         self.last_check = -1e9  # the last time a frame was drawn (sent or not)
         self.last_bytes: bytes | None = None
-        self.frames = 0
+        self.frames = 0  # pictures sent to the panel
+        self.draws = 0  # pictures drawn (a picture equal to the one shown is not sent)
         self.image: Image.Image | None = None
         self._on_frame = on_frame
 
@@ -110,6 +111,7 @@ class Display:
             return False
         self.last_check = now
         image = pick_screen(view, self.size, self.mode)
+        self.draws += 1
         data = image.tobytes()
         if data == self.last_bytes:
             return False
