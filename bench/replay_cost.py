@@ -110,7 +110,7 @@ def main() -> None:
         for moves in (50, 200, 800):
             path = games.get(moves) or game_file(folder, moves)
             replay = load(path)
-            states = [f.state for f in replay.frames]
+            states = [dict(f.state) for f in replay.frames]
             html = page(replay)
             floor = json.dumps(states, separators=(",", ":"))
             t_page = best(3, lambda r=replay: page(r))  # type: ignore[misc]

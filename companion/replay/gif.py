@@ -158,7 +158,11 @@ def stream(images: Iterable[Image.Image], durations: Iterable[int], out: BinaryI
 
 
 def _write_frame(out: BinaryIO, image: Image.Image, offset: tuple[int, int], ms: int) -> None:
-    out.writelines(GifImagePlugin.getdata(image, offset, duration=min(MAX_MS, ms)))
+    chunks = GifImagePlugin.getdata(image, offset, duration=min(MAX_MS, ms))
+    out.writelines(chunks)
+    # getdata collects into a list held by a class it defines on each call: a reference
+    # cycle that only the cyclic collector frees, so empty the list now.
+    chunks.clear()
 
 
 def write_gif(replay: Replay, path: str | Path, *, speed: float | None = None,
