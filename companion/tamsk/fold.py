@@ -11,7 +11,7 @@ that an input at the very instant of a deadline is played before it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,10 +32,10 @@ _MAX_DEADLINES = 64
 
 def usable_events(
     events: Sequence[NumberedEvent], notes: list[str]
-) -> list[tuple[int, dict[str, Any], Event]]:
+) -> list[tuple[int, Mapping[str, Any], Event]]:
     """The inputs that can be replayed, each with its line and parsed event; every other line
     is skipped with a note saying why (unknown event kind, bad field, time going backwards)."""
-    out: list[tuple[int, dict[str, Any], Event]] = []
+    out: list[tuple[int, Mapping[str, Any], Event]] = []
     last = 0.0
     for line, obj in events:
         t = obj.get("t")
