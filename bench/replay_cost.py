@@ -6,7 +6,7 @@ same games drawn the way the GIF was written before streaming (every picture in 
 Pillow's save_all) are run too, for the ratio to what it replaced (``--no-before`` skips them).
 
 HTML: `page(replay)` against the replay's JSON floor: its frames' states as compact JSON (what
-any replay must carry). Goal: within 3x. Both bytes and time are printed, best of 3.
+any replay must carry). Goal: within 3x. Both bytes and CPU time are printed, best of 3.
 
 Run: .venv/bin/python bench/replay_cost.py [--no-before]
 """
@@ -68,12 +68,13 @@ def peak(code: str, *args: str) -> tuple[float, float]:
 
 
 def best(runs: int, work: object) -> float:
+    """CPU seconds of the best of ``runs`` (CPU time: the machine may be shared)."""
     assert callable(work)
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         work()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 
