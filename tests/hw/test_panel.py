@@ -267,3 +267,18 @@ def test_the_display_hands_frames_to_the_writer_instead_of_drawing_on_the_bus() 
     assert display.refresh({"game": None}, 0.0, urgent=True)
     writer.close()
     assert shown_by == ["oled"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "why"),
+    [
+        ("driver = \"ssd1309\"", "display.driver"),
+        ("i2c_address = 0x99", "display.i2c_address"),
+        ("spi_speed_hz = 3000000", "display.spi_speed_hz"),
+        ("spi_dc_pin = 40", "display.spi_dc_pin"),
+        ("spi_reset_pin = -2", "display.spi_reset_pin"),
+    ],
+)
+def test_a_display_setting_the_panel_cannot_take_is_refused_by_name(setting: str, why: str) -> None:
+    with pytest.raises(config_mod.ConfigError, match=why.replace(".", r"\.")):
+        config_mod.load(text=f"[display]\n{setting}\n")
