@@ -16,12 +16,15 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import registry
 from companion.clock import Clock
 from companion.inputs import RawInput
-from companion.tables import Table, find_unfinished, make_table, start_configured_game
+from companion.tables import Table, make_table, start_configured_game
+
+if TYPE_CHECKING:
+    from companion.current import CurrentGame
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +84,7 @@ class Daemon:
         notifier: Notifier | None = None,
         watchdog_interval: float | None = None,
         waiter: Waiter = wait_real,
+        current: CurrentGame | None = None,
     ) -> None:
         self.table = table
         self.clock = clock
@@ -90,6 +94,8 @@ class Daemon:
         self.notifier = notifier or NullNotifier()
         self.watchdog_interval = watchdog_interval
         self.waiter = waiter
+        #: The table's ``current`` pointer (companion.current): kept on the open journal.
+        self.current = current
         self.queue: asyncio.Queue[RawInput] = asyncio.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stop_event = asyncio.Event()
@@ -108,13 +114,21 @@ class Daemon:
         self.stop_event.set()
 
     def reload(self) -> None:
-        """SIGHUP (``systemctl reload``): take up the newest unfinished game, e.g. one just
-        made with ``companion new-game``."""
-        header_game = self.table.header.get("game") or registry.DEFAULT_KIND
-        newest = find_unfinished(self.table.journal_dir, str(header_game))
-        if newest is not None and newest != self.table.journal_path:
-            notes = self.table.resume(newest)
-            log.info("took up %s %s", newest, "; ".join(notes))
+        """SIGHUP (``systemctl reload``): take up the game the table's ``current`` pointer
+        names, e.g. one just made with ``companion new-game``, ending the one open."""
+        if self.current is None:
+            return
+        kind = str(self.table.header.get("game") or registry.DEFAULT_KIND)
+        target = self.current.wanted(self.table.journal_path, kind)
+        if target is None:
+            return
+        self.table.close()
+        done = self.current.settle()
+        if done:
+            log.info("%s", done)
+        notes = self.table.resume(target)
+        log.info("took up %s %s", target, "; ".join(notes))
+        self.current.opened(self.table.journal_path)
 
     def _wakeup(self, now: float) -> float | None:
         times = []
@@ -153,6 +167,8 @@ class Daemon:
         if self.watchdog_interval and now >= self._next_ping:
             self.notifier.watchdog()
             self._next_ping = now + self.watchdog_interval
+        if self.current is not None:
+            self.current.opened(table.journal_path)
         status = table.status_line()
         if status != self._status:
             self._status = status
@@ -235,9 +251,26 @@ async def serve(
     new_game: bool = False,
 ) -> int:
     """Build the table for a backend and run it until SIGTERM."""
+    from companion.current import CurrentGame
     from companion.hw.display import Display, make_device
     from companion.hw.inputs import GpioInputs
 
+    current = CurrentGame(journal_dir, int(config["table"]["number"]))
+    if not current.lock.acquire():
+        print(
+            f"companion run: table {current.table}'s journals in {journal_dir} are open in "
+            "another companion process",
+            file=sys.stderr,
+        )
+        return 2
+    unfinished = current.start(registry.configured(config).name, new_game=new_game)
+    resumed_kind = current_kind = registry.configured(config).name
+    if unfinished is not None:  # the game in play decides the table, whatever the config says
+        from companion.current import kind_of
+
+        resumed_kind = kind_of(unfinished) or current_kind
+        if resumed_kind != current_kind:
+            config = {**config, "game": {**config["game"], "kind": resumed_kind}}
     factory: Any = None
     if backend == "pi" and config["table"]["pin_factory"] == "rpigpio":
         from gpiozero.pins.rpigpio import RPiGPIOFactory
@@ -266,6 +299,7 @@ async def serve(
         sounder=sounder,
         notifier=_make_notifier(),
         watchdog_interval=_watchdog_interval(),
+        current=current,
     )
     loop = asyncio.get_running_loop()
     daemon.loop = loop
@@ -277,7 +311,6 @@ async def serve(
     keypad = open_keypad(config, backend, clock, daemon, factory)
     if keypad is not None and hasattr(keypad, "poll"):
         daemon.tickers.append(keypad)
-    unfinished = None if new_game else find_unfinished(journal_dir, kind)
     if unfinished is not None:
         notes = table.resume(unfinished)
         log.info("resumed %s %s", unfinished, "; ".join(notes))
@@ -306,6 +339,7 @@ async def serve(
         inputs.close()
         if keypad is not None:
             keypad.close()
+        current.lock.release()
     return 0
 
 

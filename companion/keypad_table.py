@@ -25,7 +25,7 @@ from companion import __version__
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
-from companion.tables import KeyFilter, ViewFilter
+from companion.tables import KeyFilter, ViewFilter, header_extras
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +92,7 @@ class KeypadTable:
             "game": self.GAME,
             **fields,
             "table": table_no,
+            **header_extras(self.config),
             "software": f"companion {__version__}",
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),

@@ -102,6 +102,16 @@ class PackageKind:
     def start_from_config(self, table: Table, config: Mapping[str, Any]) -> Path:
         return Path(self.module("table").start_from_config(table, config))
 
+    def configure_players(self, config: dict[str, Any], players: list[str]) -> None:
+        """``companion new-game --players``: put the players into ``config`` the way this game
+        reads them (``P.table.configure_players``); ValueError when the game cannot take them.
+        Not part of :class:`~companion.registry.GameKind`: a kind without it takes no
+        ``--players``."""
+        configure = getattr(self.module("table"), "configure_players", None)
+        if configure is None:
+            raise ValueError(f"{self.title}: new-game takes no --players")
+        configure(config, players)
+
     def config_defaults(self) -> dict[str, Any]:
         return {}
 

@@ -385,6 +385,11 @@ def start_from_config(table: PuzzleTable, config: Mapping[str, Any]) -> Path:
     return table.start_game(n_from_config(config))
 
 
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """A Discovery puzzle is played alone: ``new-game --players`` has nothing to set."""
+    raise ValueError("a Discovery puzzle is played alone: no --players")
+
+
 def validate_config(config: Mapping[str, Any]) -> None:
     """Refuse a Discovery puzzle size outside the series."""
     from companion.config import ConfigError

@@ -28,6 +28,7 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.tables import header_extras
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
@@ -138,6 +139,7 @@ class Table:
             "periods": {**dict(rules.periods), "timer15": rules.timer_period},
             "names": dict(names or {}),
             "table": table_no,
+            **header_extras(self.config),
             "software": f"companion {__version__}",
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
@@ -607,8 +609,18 @@ TABLE = Table
 
 
 def start_from_config(table: Table, config: Mapping[str, Any]) -> Path:
-    """Start a new game with the options the configuration gives."""
-    return table.start_game(rules_from_config(config))
+    """Start a new game with the options the configuration gives (``[game] names``, set by
+    ``companion new-game --players RED,BLACK``, names the players)."""
+    names = config["game"].get("names")
+    named = names if isinstance(names, dict) else None
+    return table.start_game(rules_from_config(config), names=named)
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """``new-game --players RED,BLACK``: the two players' names, red first."""
+    if len(players) != 2:
+        raise ValueError("a Tamsk game has two players: --players RED,BLACK (their names)")
+    config["game"]["names"] = {"red": players[0], "black": players[1]}
 
 
 def rules_from_config(config: Mapping[str, Any]) -> Rules:

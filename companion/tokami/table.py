@@ -296,3 +296,8 @@ def start_from_config(table: TokamiTable, config: Mapping[str, Any]) -> Path:
     """Start a new game with the options the configuration gives."""
     options = options_from_config(config)
     return table.start_game(options.pop("players"), **options)
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """``new-game --players Ada,Ben``: the players' names in turn order."""
+    config.setdefault("tokami", {})["players"] = list(players)
