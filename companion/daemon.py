@@ -175,12 +175,14 @@ class Daemon:
             self.notifier.status(status)
 
     async def run(self) -> None:
-        """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it)."""
+        """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it). SIGHUP reloads a
+        daemon that keeps a table's ``current`` pointer (the service: ``systemctl reload``);
+        without one (a game at a terminal) it is a hang-up, the terminal closed, and stops."""
         self.loop = asyncio.get_running_loop()
         for sig, handler in (
             (signal.SIGTERM, self.stop),
             (signal.SIGINT, self.stop),
-            (signal.SIGHUP, self.reload),
+            (signal.SIGHUP, self.reload if self.current is not None else self.stop),
         ):
             try:
                 self.loop.add_signal_handler(sig, handler)
