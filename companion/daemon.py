@@ -25,8 +25,12 @@ from companion.tables import Table, make_table, start_configured_game
 
 if TYPE_CHECKING:
     from companion.current import CurrentGame
+    from companion.diskspace import DiskWatch
 
 log = logging.getLogger(__name__)
+
+#: A change of the wall clock against the monotonic one larger than this is a jump.
+WALL_JUMP_S = 2.0
 
 
 class Ticking(Protocol):
@@ -85,6 +89,7 @@ class Daemon:
         watchdog_interval: float | None = None,
         waiter: Waiter = wait_real,
         current: CurrentGame | None = None,
+        disk: DiskWatch | None = None,
     ) -> None:
         self.table = table
         self.clock = clock
@@ -96,6 +101,12 @@ class Daemon:
         self.waiter = waiter
         #: The table's ``current`` pointer (companion.current): kept on the open journal.
         self.current = current
+        #: The journal's disk: low-space warnings, and the way back after a failed write.
+        self.disk = disk
+        #: What to do again once the disk takes writes (opening the game at start).
+        self.retry: Callable[[], None] | None = None
+        self.writes_failed = 0
+        self._skew: float | None = None  # wall minus monotonic: a jump is a wall-clock change
         self.queue: asyncio.Queue[RawInput] = asyncio.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stop_event = asyncio.Event()
@@ -130,8 +141,70 @@ class Daemon:
         log.info("took up %s %s", target, "; ".join(notes))
         self.current.opened(self.table.journal_path)
 
+    # ------------------------------------------------------------------ the disk
+
+    def write_failed(self, exc: OSError, retry: Callable[[], None] | None = None) -> None:
+        """A journal write failed: the input was not played (the journal comes first); say so
+        on the screen until the disk takes writes again, and keep the table going."""
+        from companion.diskspace import failure_text
+
+        now = self.clock.now()
+        self.writes_failed += 1
+        if retry is not None:
+            self.retry = retry
+        first = self.disk is None or self.disk.failed is None
+        if self.disk is not None:
+            self.disk.write_failed(exc, now)
+        if first:
+            log.error("journal write failed (%s): inputs refused until it works again", exc)
+        self.table.notice(failure_text(exc), 24 * 3600.0)
+        if self.sounder is not None and hasattr(self.sounder, "play"):
+            self.sounder.play("error", now)
+
+    def _guarded(self, action: Callable[..., None], *args: Any) -> bool:
+        try:
+            action(*args)
+        except OSError as exc:
+            self.write_failed(exc)
+            return False
+        return True
+
+    def _watch_disk(self, now: float) -> None:
+        disk = self.disk
+        if disk is None or now < disk.next_check:
+            return
+        was_failed = disk.failed is not None
+        text = disk.check(now)
+        if text is None:
+            return
+        back = was_failed and disk.failed is None
+        self.table.notice(text, 5.0 if back else (24 * 3600.0 if disk.failed else disk.check_s))
+        if back:
+            log.info("the journal's disk takes writes again: playing on")
+            retry, self.retry = self.retry, None
+            if retry is not None and not self._guarded(retry):
+                self.retry = retry
+
+    def _watch_wall(self) -> None:
+        """A wall-clock jump while running (NTP syncing, an admin) changes no game time; it
+        is noted in the journal so the next resume measures the outage from the new time."""
+        skew = self.clock.wall() - self.clock.now()
+        if self._skew is None:
+            self._skew = skew
+            return
+        jump = skew - self._skew
+        if abs(jump) <= WALL_JUMP_S:
+            return
+        self._skew = skew
+        log.warning("the wall clock moved %+.1f s; game time is monotonic and goes on", jump)
+        note = getattr(self.table, "note", None)
+        if callable(note):
+            self._guarded(note, f"wall clock moved {jump:+.1f} s; game time unaffected")
+
     def _wakeup(self, now: float) -> float | None:
         times = []
+        if self.disk is not None:
+            times.append(self.disk.next_check)
         w = self.table.next_wakeup()
         if w is not None:
             times.append(w)
@@ -152,10 +225,13 @@ class Daemon:
         """Handle one input (if any) and everything due now."""
         table = self.table
         if raw is not None:
-            table.feed(raw)
+            if self._guarded(table.feed, raw) and self.disk is not None and self.disk.failed:
+                self.disk.next_check = self.clock.now()  # it took a write: is space back?
             self.inputs_handled += 1
         now = self.clock.now()
-        table.poll()
+        self._watch_wall()
+        self._watch_disk(now)
+        self._guarded(table.poll)
         for t in [self.sounder, *self.tickers]:
             if t is not None:
                 t.poll(now)
@@ -254,8 +330,10 @@ async def serve(
 ) -> int:
     """Build the table for a backend and run it until SIGTERM."""
     from companion.current import CurrentGame
+    from companion.diskspace import NO_SPACE, DiskWatch
     from companion.hw.display import Display, make_device
     from companion.hw.inputs import GpioInputs
+    from companion.wallclock import probe_for
 
     current = CurrentGame(journal_dir, int(config["table"]["number"]))
     if not current.lock.acquire():
@@ -302,6 +380,7 @@ async def serve(
         notifier=_make_notifier(),
         watchdog_interval=_watchdog_interval(),
         current=current,
+        disk=DiskWatch(journal_dir),
     )
     loop = asyncio.get_running_loop()
     daemon.loop = loop
@@ -313,13 +392,24 @@ async def serve(
     keypad = open_keypad(config, backend, clock, daemon, factory)
     if keypad is not None and hasattr(keypad, "poll"):
         daemon.tickers.append(keypad)
-    if unfinished is not None:
-        notes = table.resume(unfinished)
-        log.info("resumed %s %s", unfinished, "; ".join(notes))
-        print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
-    else:
-        path = start_configured_game(table, config)
-        print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
+    if hasattr(table, "wall_trust"):  # count the outage only on a wall clock known right
+        table.wall_trust = probe_for(str(config["table"]["wall_clock"]))
+
+    def open_game() -> None:
+        if unfinished is not None:
+            notes = table.resume(unfinished)
+            log.info("resumed %s %s", unfinished, "; ".join(notes))
+            print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
+        else:
+            path = start_configured_game(table, config)
+            print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
+
+    try:
+        open_game()
+    except OSError as exc:  # a full disk: start all the same, and open the game once it is not
+        if exc.errno not in NO_SPACE:
+            raise
+        daemon.write_failed(exc, retry=open_game)
     if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections, publishing
         hooks.attach(table)
     if stdin_driver:

@@ -101,8 +101,7 @@ class PuzzleTable(KeypadTable):
         game, notes = self._refold(path, fold)
         self.game = game
         self._reset()
-        off = self.game_time() - self.last_t
-        self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+        self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return list(notes)
 
     def _reset(self) -> None:

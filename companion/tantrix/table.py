@@ -152,8 +152,7 @@ class TantrixTable(KeypadTable):
         self.ended = ended
         self._resync()
         notes += fold_notes
-        off = self.game_time() - self.last_t
-        self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+        self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return notes
 
     def _resync(self) -> None:

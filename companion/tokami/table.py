@@ -99,6 +99,7 @@ class TokamiTable(KeypadTable):
     """A Tokami game being scored (or waiting for one), driven from the keypad."""
 
     GAME = "tokami"
+    NOTES = NOTES
 
     def __init__(
         self,
@@ -158,8 +159,7 @@ class TokamiTable(KeypadTable):
         self.entry_notice = None
         self._resync()
         if NOTES:
-            off = self.game_time() - self.last_t
-            self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+            self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return [*notes, *fold_notes]
 
     def _resync(self) -> None:
