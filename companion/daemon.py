@@ -24,7 +24,7 @@ from companion.inputs import RawInput
 from companion.tables import Table, make_table, start_configured_game
 
 if TYPE_CHECKING:
-    from companion.current import CurrentGame
+    from companion.current import CurrentGame, Heartbeat
     from companion.diskspace import DiskWatch
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,7 @@ class Daemon:
         waiter: Waiter = wait_real,
         current: CurrentGame | None = None,
         disk: DiskWatch | None = None,
+        alive: Heartbeat | None = None,
     ) -> None:
         self.table = table
         self.clock = clock
@@ -106,6 +107,8 @@ class Daemon:
         #: What to do again once the disk takes writes (opening the game at start).
         self.retry: Callable[[], None] | None = None
         self.writes_failed = 0
+        #: Where the game had got to, for a resume the wall clock cannot measure.
+        self.alive = alive
         self._skew: float | None = None  # wall minus monotonic: a jump is a wall-clock change
         self.queue: asyncio.Queue[RawInput] = asyncio.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -185,6 +188,15 @@ class Daemon:
             if retry is not None and not self._guarded(retry):
                 self.retry = retry
 
+    def _beat(self, now: float) -> None:
+        alive, path = self.alive, self.table.journal_path
+        game_time = getattr(self.table, "game_time", None)
+        if alive is None or path is None or not callable(game_time) or now < alive.next_at:
+            return
+        if self.table.animating():  # sand or a timer runs: the time at a cut matters
+            alive.beat(path, float(game_time()), self.clock.wall())
+        alive.next_at = now + alive.EVERY_S
+
     def _watch_wall(self) -> None:
         """A wall-clock jump while running (NTP syncing, an admin) changes no game time; it
         is noted in the journal so the next resume measures the outage from the new time."""
@@ -215,6 +227,8 @@ class Daemon:
             times.append(self.display.due(now))
         if self.watchdog_interval:
             times.append(self._next_ping)
+        if self.alive is not None and self.table.animating():
+            times.append(self.alive.next_at)
         return min(times) if times else None
 
     def _display_wanted(self) -> bool:
@@ -245,6 +259,7 @@ class Daemon:
             self._next_ping = now + self.watchdog_interval
         if self.current is not None:
             self.current.opened(table.journal_path)
+        self._beat(now)
         status = table.status_line()
         if status != self._status:
             self._status = status
@@ -286,6 +301,8 @@ class Daemon:
             stop_task.cancel()
             self.notifier.stopping()
             self.table.close()
+            if self.alive is not None:
+                self.alive.close()
 
 
 # ---------------------------------------------------------------------- building a table
@@ -329,7 +346,7 @@ async def serve(
     new_game: bool = False,
 ) -> int:
     """Build the table for a backend and run it until SIGTERM."""
-    from companion.current import CurrentGame
+    from companion.current import CurrentGame, Heartbeat
     from companion.diskspace import NO_SPACE, DiskWatch
     from companion.hw.display import Display, make_device
     from companion.hw.inputs import GpioInputs
@@ -381,6 +398,7 @@ async def serve(
         watchdog_interval=_watchdog_interval(),
         current=current,
         disk=DiskWatch(journal_dir),
+        alive=Heartbeat(journal_dir, current.table),
     )
     loop = asyncio.get_running_loop()
     daemon.loop = loop

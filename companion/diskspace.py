@@ -94,9 +94,9 @@ class DiskWatch:
         self.low = False
         self.next_check = 0.0
 
-    def free(self) -> int | None:
+    def usage(self) -> Usage | None:
         try:
-            return self._usage(self.folder).free
+            return self._usage(self.folder)
         except OSError:
             return None
 
@@ -107,16 +107,20 @@ class DiskWatch:
     def check(self, now: float) -> str | None:
         """What to tell the players now, if anything: low space, or space back after a
         failure. Call when ``now >= next_check``."""
-        free = self.free()
+        usage = self.usage()
+        free = usage.free if usage is not None else None
+        # A small file system (a test's tmpfs) has smaller thresholds.
+        low = min(self.low_bytes, usage.total // 10) if usage is not None else self.low_bytes
+        enough = min(RESUME_BYTES, usage.total // 4) if usage is not None else RESUME_BYTES
         if self.failed is not None:
             self.next_check = now + self.retry_s
-            if free is not None and free >= RESUME_BYTES and self._probe(self.folder):
+            if free is not None and free >= enough and self._probe(self.folder):
                 self.failed = None
-                self.low = free < self.low_bytes
+                self.low = free < low
                 return BACK_TEXT
             return failure_text(self.failed)
         self.next_check = now + self.check_s
-        self.low = free is not None and free < self.low_bytes
+        self.low = free is not None and free < low
         if self.low and free is not None:  # repeated at each check while it lasts
             return low_text(free)
         return None

@@ -148,6 +148,11 @@ class KeypadTable:
                 last_t = float(t)
             if isinstance(wall, (int, float)) and not isinstance(wall, bool):
                 last_wall = float(wall)
+        from companion.current import read_alive
+
+        alive = read_alive(Path(path), int(journal.header.get("table", 0) or 0))
+        if alive is not None and alive[0] >= last_t:
+            last_t, last_wall = alive
         # Game time goes on from the last record, plus the time the table was dark when the
         # wall clock can say how long that was (nothing at this table runs on time, so an
         # untrusted clock only leaves the outage out).

@@ -203,6 +203,11 @@ class Table:
             last_t = float(t)
             if isinstance(body.get("wall"), (int, float)):
                 last_wall = float(body["wall"])
+        from companion.current import read_alive
+
+        alive = read_alive(Path(path), int(journal.header.get("table", 0) or 0))
+        if alive is not None and alive[0] >= last_t:  # sand ran on after the last record
+            last_t, last_wall = alive
         gap = self.clock.wall() - last_wall
         trust = self.wall_trust()
         off = max(0.0, gap) if trust else 0.0
@@ -227,7 +232,9 @@ class Table:
         self._write({"t": round(now_game, 6), "ev": "note", **note}, src="daemon")
         return notes
 
-    def confirm_sand(self, seconds: float, t_mono: float | None = None, *, by: str = "table") -> None:
+    def confirm_sand(
+        self, seconds: float, t_mono: float | None = None, *, by: str = "table"
+    ) -> None:
         """End the hold after a power cut: the glasses ran ``seconds`` while the table was dark
         (0: as they were at the cut). Journaled first; game time then goes on from there."""
         if self.held is None or self.game is None:
