@@ -221,3 +221,32 @@ def test_the_service_user_is_the_one_systemd_creates() -> None:
 
 def test_every_kind_new_game_offers_is_registered() -> None:
     assert set(KINDS) <= set(registry.names())
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"\xff",
+        b"[]",
+        b'{"journal": "g.jsonl", "t": "1", "wall": 2}',
+        b'{"journal": "g.jsonl", "t": NaN, "wall": 2}',
+        b'{"journal": "other.jsonl", "t": 1, "wall": 2}',
+        b'{"journal": "g.jsonl", "t": true, "wall": 2}',
+    ],
+)
+def test_a_heartbeat_that_is_not_one_is_ignored(tmp_path: Path, content: bytes) -> None:
+    from companion.current import alive_path, read_alive
+
+    alive_path(tmp_path, 1).write_bytes(content)
+    assert read_alive(tmp_path / "g.jsonl", 1) is None
+
+
+def test_the_heartbeat_says_where_the_game_had_got_to(tmp_path: Path) -> None:
+    from companion.current import Heartbeat, read_alive
+
+    beat = Heartbeat(tmp_path, 1)
+    beat.beat(tmp_path / "g.jsonl", 12.5, 1_790_000_000.0)
+    beat.beat(tmp_path / "g.jsonl", 7.25, 1_790_000_100.0)  # rewritten in place, shorter
+    beat.close()
+    assert read_alive(tmp_path / "g.jsonl", 1) == (7.25, 1_790_000_100.0)
