@@ -249,7 +249,7 @@ def game_to_resume(folder: str | Path, kind: str | None, table: int) -> Path | N
     return None
 
 
-def settle_previous(folder: str | Path, table: int) -> str | None:
+def settle_previous(folder: str | Path, table: int, *, src: str = "daemon") -> str | None:
     """End the game the pointer says ``new-game`` switched away from, and clear it (the caller
     holds the :class:`TableLock`). Returns what was done, or None if nothing was pending."""
     folder = Path(folder)
@@ -257,8 +257,12 @@ def settle_previous(folder: str | Path, table: int) -> str | None:
     if pointer is None or pointer.previous is None:
         return None
     previous = folder / pointer.previous
-    done = end_game(previous, src="daemon") if previous.is_file() else None
-    write_pointer(folder, table, pointer.journal)
+    try:
+        done = end_game(previous, src=src) if previous.is_file() else None
+        write_pointer(folder, table, pointer.journal)
+    except OSError as exc:  # a full disk: the pointer keeps it, to be ended next time
+        log.warning("%s: cannot be ended now: %s", previous, exc)
+        return f"{previous}: not ended yet ({exc.strerror or exc})"
     return done
 
 

@@ -67,6 +67,7 @@ def cmd_new_game(args: argparse.Namespace) -> int:
         end_game,
         game_to_resume,
         read_pointer,
+        settle_previous,
         write_pointer,
     )
 
@@ -135,10 +136,15 @@ def cmd_new_game(args: argparse.Namespace) -> int:
             write_pointer(folder, table_no, path, previous=to_end)
             hint = "the daemon takes it up (and ends the old game) on `systemctl reload companion`"
         else:
-            for old in (pointer.previous if pointer else None, in_play):
-                if old is not None and (folder / old).is_file():
-                    print(end_game(folder / old), file=sys.stderr)
-            write_pointer(folder, table_no, path)
+            pending = pointer.previous if pointer is not None else None
+            if pending is not None and (folder / pending).is_file():
+                print(end_game(folder / pending), file=sys.stderr)
+            # Point at the new game first, the old one as still to end: if ending it fails
+            # (a full disk), the daemon ends it when it starts.
+            write_pointer(folder, table_no, path, previous=in_play.name if in_play else None)
+            done = settle_previous(folder, table_no, src="new-game")
+            if done:
+                print(done, file=sys.stderr)
             hint = "the daemon takes it up when it starts (`systemctl start companion`)"
     except OSError as exc:
         return _fail(f"{exc.filename or folder}: {exc.strerror or exc}")

@@ -82,6 +82,13 @@ def test_two_new_games_in_one_second_get_two_journals(tmp_path: Path) -> None:
     assert first != second and first.exists() and second.exists()
 
 
+def test_two_new_game_commands_in_one_second_get_two_journals(tmp_path: Path) -> None:
+    first = new_game(tmp_path, "--game", "tokami")
+    second = new_game(tmp_path, "--game", "tokami")
+    assert first != second and verify_path(first).ok and verify_path(second).ok
+    assert not is_unfinished(first, "tokami") and is_unfinished(second, "tokami")
+
+
 def test_the_demo_run_twice_into_one_folder_keeps_both_journals(tmp_path: Path) -> None:
     from companion.tamsk.demo import main as demo_main
 
