@@ -218,10 +218,15 @@ class Table:
         self.header = dict(journal.header)
         self.mono0 = self.clock.now() - now_game
         self._reset_feedback()
-        self.held = None if trust else now_game
+        # Nothing to confirm when no sand or timer was running (a game not yet begun, ...).
+        running = game.timer.running or any(g.running for g in game.glasses.values())
+        self.held = now_game if not trust and running and not game.over else None
         self.changed = True
         if trust:
             note: dict[str, Any] = {"text": f"resumed after {off:.1f} s"}
+        elif self.held is None:
+            note = {"text": f"resumed; nothing was running; the time off is not counted "
+                    f"({trust.why})"}
         else:
             note = {
                 "text": f"resumed, held at the cut: the wall clock is not trusted ({trust.why}); "

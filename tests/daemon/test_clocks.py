@@ -191,3 +191,11 @@ def test_the_config_chooses_how_far_to_trust_the_wall_clock() -> None:
     assert load(text='[table]\nwall_clock = "untrusted"\n')["table"]["wall_clock"] == "untrusted"
     with pytest.raises(ConfigError, match="wall_clock"):
         load(text='[table]\nwall_clock = "maybe"\n')
+
+
+def test_a_game_with_no_sand_running_is_not_held(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    rig.run(until=3.0)  # nobody has moved: no glass runs
+    table = restart(rig, 60.0, FOUR_HOURS, never_trusted)
+    assert table.held is None
+    assert notes(table.journal_path)[-1].startswith("resumed; nothing was running")  # type: ignore[arg-type]
