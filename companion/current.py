@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
+from companion.files import atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -89,17 +90,6 @@ def read_pointer(folder: str | Path, table: int) -> Pointer | None:
         return None
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_pointer(
     folder: str | Path, table: int, journal: str | Path, previous: str | Path | None = None
 ) -> None:
@@ -111,19 +101,7 @@ def write_pointer(
     }
     if _name(obj["journal"]) is None:
         raise ValueError(f"{journal}: not a journal file name")
-    final = pointer_path(folder, table)
-    tmp = folder / f".{final.name}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        data = (json.dumps(obj) + "\n").encode()
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, final)
-    _fsync_dir(folder)
+    atomic_write(pointer_path(folder, table), json.dumps(obj) + "\n")
 
 
 class TableLock:
