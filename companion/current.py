@@ -267,14 +267,20 @@ class CurrentGame:
 
     def start(self, kind: str, *, new_game: bool = False) -> Path | None:
         """At start (the lock held): end a game new-game left to end, then the game to resume
-        (the pointer's, whatever its kind; else the newest of ``kind``), or None."""
+        (the pointer's, whatever its kind; else the newest of ``kind``), or None. With
+        ``new_game`` (``companion run --new-game``) that game is ended instead."""
         done = settle_previous(self.folder, self.table)
         if done:
             log.info("%s", done)
-        if new_game:
-            return None
         pointer = read_pointer(self.folder, self.table)
-        return game_to_resume(self.folder, None if pointer is not None else kind, self.table)
+        found = game_to_resume(self.folder, None if pointer is not None else kind, self.table)
+        if new_game and found is not None:
+            try:
+                log.info("%s", end_game(found, src="daemon"))
+            except OSError as exc:  # the new game's pointer still replaces it
+                log.warning("%s: cannot be ended now: %s", found, exc)
+            return None
+        return found
 
     def opened(self, path: Path | None) -> None:
         """The table has ``path`` open: point at it (written only when it changed)."""

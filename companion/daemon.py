@@ -261,6 +261,8 @@ class Daemon:
             self.current.opened(table.journal_path)
         self._beat(now)
         status = table.status_line()
+        if self.disk is not None and self.disk.failed is not None:
+            status = f"journal writes fail ({self.disk.failed.strerror}): inputs refused; {status}"
         if status != self._status:
             self._status = status
             self.notifier.status(status)

@@ -257,3 +257,10 @@ def test_the_heartbeat_says_where_the_game_had_got_to(tmp_path: Path) -> None:
     beat.beat(tmp_path / "g.jsonl", 7.25, 1_790_000_100.0)  # rewritten in place, shorter
     beat.close()
     assert read_alive(tmp_path / "g.jsonl", 1) == (7.25, 1_790_000_100.0)
+
+
+def test_run_new_game_ends_the_game_in_play(tmp_path: Path) -> None:
+    old = new_game(tmp_path, "--game", "tantrix")
+    current = CurrentGame(tmp_path, 1)
+    assert current.start("tantrix", new_game=True) is None
+    assert not is_unfinished(old, "tantrix") and events(old)[-1]["src"] == "daemon"

@@ -18,7 +18,7 @@ import pytest
 import companion.journal
 from companion.clock import FakeClock
 from companion.config import defaults
-from companion.daemon import Daemon
+from companion.daemon import Daemon, NullNotifier
 from companion.diskspace import BACK_TEXT, FULL_TEXT, DiskWatch, Usage, low_text
 from companion.inputs import RawInput
 from companion.journal import JournalWriter, read_path
@@ -134,12 +134,16 @@ def test_a_keypad_game_refuses_a_key_on_a_full_disk_and_takes_it_again_after(
     config = defaults()
     table = TantrixTable(clock, tmp_path, config=config)
     table.start_game(["red", "blue"])
-    daemon = Daemon(table, clock, disk=watch(tmp_path, disk))
+    said: list[str] = []
+    notifier = NullNotifier()
+    notifier.status = said.append  # type: ignore[method-assign]
+    daemon = Daemon(table, clock, disk=watch(tmp_path, disk), notifier=notifier)
     disk.fill()
     for key in "1##":
         daemon.step(RawInput("key", key, True, clock.now()))
     assert table.game is not None and table.game.placed == 0
     assert table.view()["warning"] == FULL_TEXT
+    assert said[-1].startswith("journal writes fail (No space left on device)")  # systemd
     disk.free_space()
     clock.advance(6.0)
     daemon.step(None)
