@@ -188,6 +188,15 @@ class Daemon:
             if retry is not None and not self._guarded(retry):
                 self.retry = retry
 
+    def screen_view(self) -> dict[str, Any]:
+        """The table's view; with no game open because the disk refuses the journal, that."""
+        disk = self.disk
+        if disk is not None and disk.failed is not None and self.table.journal_path is None:
+            from companion.diskspace import failure_text
+
+            return {"game": None, "warning": f"{failure_text(disk.failed)}: no game yet"}
+        return self.table.view()
+
     def _beat(self, now: float) -> None:
         alive, path = self.alive, self.table.journal_path
         game_time = getattr(self.table, "game_time", None)
@@ -252,7 +261,7 @@ class Daemon:
         if self.display is not None and self._display_wanted():
             urgent = raw is not None and table.changed
             if urgent or now >= self.display.due(now):
-                self.display.refresh(table.view(), now, urgent=urgent)
+                self.display.refresh(self.screen_view(), now, urgent=urgent)
                 table.changed = False
         if self.watchdog_interval and now >= self._next_ping:
             self.notifier.watchdog()

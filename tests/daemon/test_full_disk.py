@@ -168,6 +168,7 @@ def test_a_game_that_cannot_be_opened_at_start_is_opened_once_there_is_space(
     daemon.write_failed(failed.value, retry=lambda: start_configured_game(table, config) and None)
     daemon.step(None)
     assert table.journal_path is None and daemon.disk is not None and daemon.disk.failed
+    assert daemon.screen_view()["warning"] == f"{FULL_TEXT}: no game yet"  # what the OLED shows
     disk.free_space()
     clock.advance(6.0)
     daemon.step(None)
