@@ -95,6 +95,9 @@ def cmd_new_game(args: argparse.Namespace) -> int:
         cfg["table"]["number"] = args.table
     players = _players(args)
     try:
+        own_options = getattr(kind, "new_game_options", None)
+        if own_options is not None:  # the game's own new-game options (not in GameKind)
+            own_options(args, cfg)
         if players is not None:
             configure = getattr(kind, "configure_players", None)
             if configure is None:
@@ -191,4 +194,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--red", help="red player's name (same as the first of --players)")
     p.add_argument("--black", help="black player's name")
+    for kind in registry.kinds().values():  # each game's own options
+        add_options = getattr(kind, "add_new_game_options", None)
+        if add_options is not None:
+            add_options(p)
     p.set_defaults(func=cmd_new_game)

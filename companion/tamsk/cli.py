@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from companion.config import config_for_command
 
@@ -35,6 +36,56 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     path = Path(args.config) if args.config else config_mod.DEFAULT_PATH
     backend = args.backend or str(cfg["table"]["backend"])
     return calibrate_main(cfg, path, backend)
+
+
+def add_new_game_options(parser: argparse.ArgumentParser) -> None:
+    """Tamsk's own options of the shared ``companion new-game`` (:mod:`companion.newgame`)."""
+    parser.add_argument(
+        "--challenge",
+        choices=["red", "black"],
+        metavar="OWNER",
+        help="Tamsk: a GIPF potential challenge: the colour of the potential's owner "
+        "(the other colour challenges)",
+    )
+    parser.add_argument(
+        "--challenge-number",
+        type=int,
+        default=1,
+        help="Tamsk: which challenge of the GIPF game this is (default 1)",
+    )
+    parser.add_argument(
+        "--challenges-allowed",
+        type=int,
+        default=1,
+        help="Tamsk: challenges the players agreed on for the GIPF game (default 1)",
+    )
+    parser.add_argument(
+        "--challenge-attempt",
+        type=int,
+        default=1,
+        help="Tamsk: the game number for this challenge (a tie makes another; default 1)",
+    )
+    parser.add_argument("--gipf", help="Tamsk: the GIPF game's name, for the record")
+
+
+def new_game_options(args: argparse.Namespace, config: dict[str, Any]) -> None:
+    """Put Tamsk's new-game options into ``config`` (``[game] header``: more header fields,
+    which :func:`companion.tamsk.table.start_from_config` writes); ValueError if bad."""
+    if not getattr(args, "challenge", None):
+        return
+    from companion.tamsk.challenge import challenge_header
+
+    try:
+        extra = challenge_header(
+            args.challenge,
+            number=args.challenge_number,
+            allowed=args.challenges_allowed,
+            attempt=args.challenge_attempt,
+            gipf=args.gipf or "",
+        )
+    except ValueError as exc:
+        raise ValueError(f"--challenge: {exc}") from None
+    config["game"]["header"] = extra
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

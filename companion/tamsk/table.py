@@ -28,8 +28,11 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.scenario import MalformedInput
 from companion.tables import header_extras
 from companion.tamsk.board import COLUMNS, SPACES
+from companion.tamsk.challenge import outcome as challenge_outcome
+from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
 from companion.wallclock import TrustProbe, always_trusted
@@ -130,9 +133,12 @@ class Table:
         names: Mapping[str, str] | None = None,
         table: int | None = None,
         name: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> Path:
         """Begin a new game now: a new journal with its header, time 0 is this instant. If the
-        journal cannot be written (a full disk) the table is left as it was."""
+        journal cannot be written (a full disk) the table is left as it was.
+
+        ``extra``: more header fields (a GIPF challenge's, from :mod:`.challenge`)."""
         now, wall = self.clock.now(), self.clock.wall()
         stamp = datetime.fromtimestamp(wall, UTC)
         table_no = int(table if table is not None else self.config["table"]["number"])
@@ -149,6 +155,7 @@ class Table:
             "software": f"companion {__version__}",
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
+            **dict(extra or {}),
         }
         if name:
             writer = JournalWriter.create(self.journal_dir / name, header)
@@ -671,6 +678,12 @@ class Table:
             ask = f"ran {self.entry} s? #" if self.entry else "power cut: # = sand ok"
             state["warning"] = self.error or ask
             state["held"] = True
+        try:
+            challenge = parse_challenge(self.header)
+        except MalformedInput:  # a hand-edited header: the game goes on, unmarked
+            challenge = None
+        if challenge is not None:  # a GIPF potential challenge: what it decided, on screen
+            state["challenge"] = challenge_outcome(challenge, game.over, state.get("winner"))
         if self.view_filter is not None:
             state = self.view_filter(state)
         return state
@@ -705,10 +718,15 @@ TABLE = Table
 
 def start_from_config(table: Table, config: Mapping[str, Any]) -> Path:
     """Start a new game with the options the configuration gives (``[game] names``, set by
-    ``companion new-game --players RED,BLACK``, names the players)."""
+    ``companion new-game --players RED,BLACK``, names the players; ``[game] header``, set by
+    its ``--challenge``, adds header fields)."""
     names = config["game"].get("names")
-    named = names if isinstance(names, dict) else None
-    return table.start_game(rules_from_config(config), names=named)
+    extra = config["game"].get("header")
+    return table.start_game(
+        rules_from_config(config),
+        names=names if isinstance(names, dict) else None,
+        extra=extra if isinstance(extra, dict) else None,
+    )
 
 
 def configure_players(config: dict[str, Any], players: list[str]) -> None:
