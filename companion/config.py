@@ -195,6 +195,13 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError("'arbiter.pin_sha256' must be empty or 64 hex digits (hash-pin)")
     if arbiter["club_key"] and len(str(arbiter["club_key"])) < 16:
         raise ConfigError("'arbiter.club_key' must be empty or at least 16 characters")
+    if str(arbiter.get("arbiter_key", "")).strip():
+        from companion.keys import KeyFileError, PublicKey
+
+        try:
+            PublicKey.from_line(str(arbiter["arbiter_key"]))
+        except KeyFileError as exc:
+            raise ConfigError(f"'arbiter.arbiter_key': {exc}") from None
     if not 1 <= int(config["mqtt"]["port"]) <= 65535:
         raise ConfigError("'mqtt.port' must be 1-65535")
     pins: list[int] = [*config["pins"]["tilt"].values(), *config["pins"]["ring"].values()]
