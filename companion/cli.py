@@ -158,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a game journal (.jsonl)")
     p.set_defaults(func=cmd_verify)
 
+    from companion.newgame import add_parser as add_new_game_parser
+
+    add_new_game_parser(sub)
+
     from companion.replay.cli import add_parsers as add_replay_parsers
 
     add_replay_parsers(sub)  # "replay" and "notation"

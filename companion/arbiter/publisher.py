@@ -164,7 +164,7 @@ class TablePublisher:
         """Say offline, disconnect, and end the thread."""
         self._stop.set()
         self._wake()
-        if self._thread.is_alive():  # never started (the game did not open): nothing to join
+        if self._thread.ident is not None:  # never started (a daemon stopped before attach)
             self._thread.join(timeout)
         self._wake_r.close()
         self._wake_w.close()
