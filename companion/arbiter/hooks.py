@@ -95,7 +95,7 @@ class ArbiterHooks:
 
             self.desk = PairingDesk(
                 table, self.config, self.clock,
-                start=lambda: start_configured_game(filtered, self.config),
+                start=lambda: self._start_paired(filtered, start_configured_game),
                 answer=self._reply,
             )
         if (self.station is not None or self.desk is not None) and hasattr(
@@ -107,6 +107,13 @@ class ArbiterHooks:
             self.publisher.bind(lambda: table.journal_path)
             self.publisher.start()
         return self.station
+
+    def _start_paired(self, table: Any, start: Any) -> Any:
+        """Start the paired game, then take up its arbiter mode (the station belongs to the
+        open game: a table that had none, or another kind's, gets the new game's)."""
+        path = start(table, self.config)
+        self.station = station_for(table, self.clock)
+        return path
 
     def key(self, key: str, t_mono: float) -> bool:
         """Offer a keypad key to arbiter mode; False: the table takes it as usual."""

@@ -371,6 +371,12 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--wait", type=float, default=5.0,
                    help="seconds to wait for the tables' answers (default 5)")
 
+    from companion.tournament import demo
+
+    v = verb("demo", demo.cmd_demo, "a whole small club evening on this machine (mosquitto, "
+             "tables, rounds, page, exports)", tournament=False)
+    demo.add_arguments(v)
+
     v = verb("result", cmd_result, "record a game's result by hand")
     v.add_argument("--round", type=int, required=True)
     v.add_argument("--table", type=int, required=True)

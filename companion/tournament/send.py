@@ -70,23 +70,39 @@ def send_pairings(
     wall: Callable[[], float] = time.time,
 ) -> list[Sent]:
     """Publish each pairing (QoS 1) and collect the tables' first answers for ``wait_s``."""
+    commands = [(table, make_pairing_command(body, table=table, key=key, issued=wall()))
+                for table, body in pairings]
+    answers = send_commands(settings, commands, wait_s=wait_s)
+    return [Sent(table, body["first"], body["second"], command["nonce"],
+                 answers.get(command["nonce"]))
+            for (table, body), (_, command) in zip(pairings, commands, strict=True)]
+
+
+def send_commands(
+    settings: MqttSettings,
+    commands: list[tuple[int, dict[str, Any]]],
+    *,
+    wait_s: float = 5.0,
+) -> dict[str, Mapping[str, Any]]:
+    """Publish signed commands (QoS 1) to their tables; each table's first answer, by nonce,
+    as far as they came within ``wait_s``."""
     answers: dict[str, Mapping[str, Any]] = {}
     done = threading.Condition()
     connected = threading.Event()
-    client = make_client(settings, f"companion-pairings-{os.getpid()}", clean_session=True)
+    client = make_client(settings, f"companion-commands-{os.getpid()}-{id(commands)}",
+                         clean_session=True)
 
     def on_connect(c: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
         if success(rc):
-            for table, _ in pairings:
+            for table in sorted({t for t, _ in commands}):
                 c.subscribe(topics.topic(settings.topic_prefix, table, "reply"), qos=1)
             connected.set()
 
     def on_message(c: Any, userdata: Any, message: Any) -> None:
         try:
-            body = json.loads(message.payload)
+            answer = json.loads(message.payload)
         except ValueError:
             return
-        answer = body.get("answer", body) if isinstance(body, dict) else None
         if isinstance(answer, dict) and isinstance(answer.get("nonce"), str):
             with done:
                 answers.setdefault(answer["nonce"], answer)
@@ -96,23 +112,20 @@ def send_pairings(
     client.on_message = on_message
     client.connect(settings.host, settings.port, settings.keepalive_s)
     client.loop_start()
-    sent: list[Sent] = []
     try:
         if not connected.wait(10.0):
             raise OSError(f"the broker at {settings.host}:{settings.port} did not answer")
         time.sleep(0.1)  # let the subscriptions settle before the first answer can come
-        for table, body in pairings:
-            command = make_pairing_command(body, table=table, key=key, issued=wall())
+        for table, command in commands:
             info = client.publish(topics.topic(settings.topic_prefix, table, "cmd"),
                                   json.dumps(command), qos=1)
             info.wait_for_publish(5.0)
-            sent.append(Sent(table, body["first"], body["second"], command["nonce"]))
         deadline = time.monotonic() + wait_s
+        nonces = {str(c["nonce"]) for _, c in commands}
         with done:
-            while time.monotonic() < deadline and not all(s.nonce in answers for s in sent):
+            while time.monotonic() < deadline and not nonces <= set(answers):
                 done.wait(deadline - time.monotonic())
-            return [Sent(s.table, s.first, s.second, s.nonce, answers.get(s.nonce))
-                    for s in sent]
+            return dict(answers)
     finally:
         client.disconnect()
         client.loop_stop()
