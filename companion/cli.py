@@ -81,6 +81,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return desktop_main(cfg, journal_dir)
     from gpiozero.exc import BadPinFactory
 
+    from companion.hw.display import DisplayMissing
+
     try:
         return asyncio.run(
             serve(
@@ -94,6 +96,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
+    except DisplayMissing as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
     except BadPinFactory:
         print(
             "companion run: no GPIO on this machine (not a Raspberry Pi, or lgpio missing: "
@@ -112,8 +117,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_hub(args: argparse.Namespace) -> int:
+    import os
+    import stat
+
     from companion.hub.__main__ import main as hub_main
 
+    try:
+        is_device = stat.S_ISCHR(os.stat(args.port).st_mode)
+    except OSError:
+        is_device = False
+    if not is_device:
+        print(f"companion hub: {args.port}: no such serial device (is the hub plugged in? "
+              "`ls /dev/ttyACM*` lists the candidates)", file=sys.stderr)
+        return 2
     rc = hub_main([args.action, args.port])
     return int(rc or 0)
 

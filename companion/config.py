@@ -190,11 +190,64 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError("'arbiter.club_key' must be empty or at least 16 characters")
     if not 1 <= int(config["mqtt"]["port"]) <= 65535:
         raise ConfigError("'mqtt.port' must be 1-65535")
-    pins: list[int] = [*config["pins"]["tilt"].values(), *config["pins"]["ring"].values()]
-    pins += [config["pins"]["timer15"]["red"], config["pins"]["timer15"]["black"]]
-    pins += [config["pins"]["menu"], config["pins"]["buzzer"]]
-    if len(pins) != len(set(pins)):
-        raise ConfigError("two inputs or outputs share one GPIO pin in [pins]")
+    _validate_hardware(config)
+
+
+#: The choices of the hardware settings, checked at load so that a typo fails with the key named
+#: rather than when the daemon first opens the display or the buzzer.
+CHOICES: dict[tuple[str, str], tuple[object, ...]] = {
+    ("display", "driver"): ("ssd1306", "sh1106", "ssd1351"),
+    ("display", "rotate"): (0, 1, 2, 3),
+    ("buzzer", "kind"): ("tonal", "active"),
+}
+
+#: BCM GPIO numbers on the Pi's 40-pin header.
+GPIO_PINS = range(28)
+
+
+def _validate_hardware(config: Mapping[str, Any]) -> None:
+    for (section, key), allowed in CHOICES.items():
+        if config[section][key] not in allowed:
+            raise ConfigError(
+                f"'{section}.{key}' must be one of {', '.join(map(str, allowed))}, "
+                f"got {config[section][key]!r}"
+            )
+    display = config["display"]
+    for key in ("width", "height"):
+        if not 8 <= display[key] <= 512:
+            raise ConfigError(f"'display.{key}' must be 8-512 pixels, got {display[key]}")
+    if not 0 < display["max_fps"] <= 60:
+        raise ConfigError(f"'display.max_fps' must be 1-60, got {display['max_fps']}")
+    if not 0x03 <= display["i2c_address"] <= 0x77:
+        raise ConfigError("'display.i2c_address' must be a 7-bit I2C address (0x3C or 0x3D)")
+    keypad = str(config["input"]["keypad"])
+    if keypad not in ("auto", "matrix", "none") and not keypad.startswith("evdev:"):
+        raise ConfigError("'input.keypad' must be auto, matrix, none or evdev:/dev/input/...")
+    used: dict[int, str] = {}
+    for name, pin in _pins(config):
+        if not isinstance(pin, int) or pin not in GPIO_PINS:
+            raise ConfigError(f"'{name}' must be a GPIO (BCM) number 0-27, got {pin!r}")
+        if pin in used:
+            raise ConfigError(f"'{name}' and '{used[pin]}' both use GPIO {pin}")
+        used[pin] = name
+
+
+def _pins(config: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Each GPIO the table drives, by its key; the keypad matrix only when it may be scanned."""
+    pins = config["pins"]
+    out: list[tuple[str, Any]] = [(f"pins.tilt.{k}", v) for k, v in pins["tilt"].items()]
+    out += [(f"pins.ring.{k}", v) for k, v in pins["ring"].items()]
+    if config["input"]["timer15_shared"]:
+        out.append(("pins.timer15.shared", pins["timer15"]["shared"]))
+    else:
+        out += [("pins.timer15.red", pins["timer15"]["red"]),
+                ("pins.timer15.black", pins["timer15"]["black"])]
+    out += [("pins.menu", pins["menu"]), ("pins.buzzer", pins["buzzer"])]
+    if config["input"]["keypad"] in ("auto", "matrix"):
+        keypad = pins["keypad"]
+        out += [(f"pins.keypad.rows[{i}]", v) for i, v in enumerate(keypad["rows"])]
+        out += [(f"pins.keypad.cols[{i}]", v) for i, v in enumerate(keypad["cols"])]
+    return out
 
 
 def periods(config: Mapping[str, Any]) -> dict[str, float]:
