@@ -134,12 +134,37 @@ def cmd_hub(args: argparse.Namespace) -> int:
     return int(rc or 0)
 
 
+def _language(text: str) -> str:
+    from companion import i18n
+
+    try:
+        return i18n.check(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+LANG_HELP = "the players' language: en, fr or cs (default: [table] language, then LANG)"
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on ``parser`` and every command under it (``companion demo --lang fr`` and
+    ``companion --lang fr demo`` both work)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                if "--lang" not in child._option_string_actions:
+                    child.add_argument("--lang", type=_language, default=argparse.SUPPRESS,
+                                       help=LANG_HELP)
+                _add_lang(child)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Keeps a Tamsk, Tantrix or Tokami table honest, timed and recorded.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--lang", type=_language, help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -186,12 +211,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     for kind in registry.kinds().values():  # each game's own commands
         kind.add_commands(sub)
+    _add_lang(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from companion import i18n
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    i18n.use(args.lang)  # None: the environment's, until a config names one
     try:
         rc: int = args.func(args)
     except BrokenPipeError:  # e.g. `companion simulate x | head`

@@ -21,6 +21,9 @@ DEFAULT_TOML_BODY = """\
 
 [table]
 number = 1
+# The players' language on the OLED and in replays: "en", "fr" or "cs"; "" follows the
+# environment (LANG). `--lang` on the command line wins over this.
+language = ""
 # Where game journals are written (systemd's StateDirectory).
 journal_dir = "/var/lib/companion"
 # Which backend drives the table: "pi" (GPIO on this Pi), "hub" (the Pico sensor hub on USB),
@@ -177,6 +180,14 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError(f"'game.kind' must be one of {', '.join(kinds)}")
     for kind in registry.kinds().values():  # each game checks its own settings
         kind.validate_config(config)
+    language = str(config["table"]["language"])
+    if language:
+        from companion import i18n
+
+        try:
+            i18n.check(language)
+        except ValueError as exc:
+            raise ConfigError(f"'table.language': {exc}") from None
     if config["table"]["backend"] not in ("pi", "hub", "mock", "desktop"):
         raise ConfigError("'table.backend' must be pi, hub, mock or desktop")
     for glass, seconds in config["calibration"].items():
@@ -264,7 +275,12 @@ def with_calibration(config: Mapping[str, Any], measured: Mapping[str, float]) -
 def config_for_command(path: str | None) -> dict[str, Any]:
     """The config at ``path`` (default /etc/companion/config.toml); a bad one exits 2."""
     try:
-        return load(path)
+        config = load(path)
     except ConfigError as exc:
         print(f"companion: config: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    if config["table"]["language"]:  # unless --lang chose already
+        from companion import i18n
+
+        i18n.use(str(config["table"]["language"]), explicit=False)
+    return config

@@ -31,6 +31,7 @@ from companion.journal import JournalWriter
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
+from companion.tamsk.words import refusal_in_words
 
 log = logging.getLogger(__name__)
 
@@ -246,7 +247,7 @@ class Table:
 
     def _queue_motion(self, m: Motion) -> None:
         if m.kind == "horizontal":
-            self._warn(f"{m.glass} held horizontally", m.t, 3.0)
+            self._warn(refusal_in_words(f"{m.glass} held horizontally"), m.t, 3.0)
             self._queue(m.t, {"ev": "note", "text": f"{m.glass} held horizontally"})
             return
         body: dict[str, Any] = {"ev": m.kind, "glass": m.glass}
@@ -363,7 +364,7 @@ class Table:
             or entry[0] not in "123"
             or any(c not in "12" for c in entry[1:])
         ):
-            self._show_error("level 1-3, rules 1-2, start 1-2, then #", t)
+            self._show_error(refusal_in_words("level 1-3, rules 1-2, start 1-2, then #"), t)
             self._sound("error")
             return
         from companion.config import periods
@@ -386,7 +387,8 @@ class Table:
         self._sound("confirm")
 
     def _refuse_entry(self, t: float, why: str) -> None:
-        self._show_error(why, t)
+        """Refuse a keypad entry: shown in the players' language, journaled in English."""
+        self._show_error(refusal_in_words(why), t)
         self._sound("error")
         self._queue(t, {"ev": "note", "text": f"keypad: {why}"})
 
@@ -433,7 +435,7 @@ class Table:
         before = len(game.penalties)
         violation = game.apply(parse_event(record, gt))
         if violation is not None:
-            self._show_error(violation.detail, t_mono)
+            self._show_error(refusal_in_words(violation.detail), t_mono)
             self._sound("error")
         elif body["ev"] == "timer15":
             self._sound("timer_start")
@@ -486,7 +488,7 @@ class Table:
                 if gt >= g.ref + g.sand - low - 1e-9 and g.sand_at(gt) > 0:
                     self._low_warned[name] = g.ref
                     self._sound("low_sand")
-                    self._warn(f"{name} < {int(low)} s", gt + self.mono0, 3.0)
+                    self._warn(refusal_in_words(f"{name} < {int(low)} s"), gt + self.mono0, 3.0)
 
     def animating(self) -> bool:
         """Whether the screen changes with no input: sand running or the 15-second timer."""

@@ -1,0 +1,124 @@
+"""Tamsk's words at the table, in the players' language.
+
+The rules (:mod:`companion.tamsk.game`) stay standard-library only and speak stable English: a
+refusal is a ``kind`` code and an English ``detail``; a penalty and a result are codes. This
+shell module says them in the players' language with :mod:`companion.i18n`: each refusal the
+rules can give is listed here as its English template, so the same words are matched, their
+values (glass, space, player) kept, and the template translated. A detail that matches no
+template (a rule added later) is shown in English rather than lost; ``tests/test_i18n.py``
+checks that every refusal of the scenario files matches one.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from companion.i18n import N_, _
+
+#: Every refusal detail of the rules, as its English template.
+REFUSALS = (
+    N_("the game is over"),
+    N_("{glass} has run out of sand: a lost glass may never move again"),
+    N_("it is {turn}'s turn, not {player}'s"),
+    N_("{held} is already being moved: one glass per move"),
+    N_("place your other hourglasses first: {glass} is already on the board"),
+    N_("each player's first three moves use his three glasses: move {others}, not {glass} again"),
+    N_("{glass} is already lifted"),
+    N_("{glass} was not lifted"),
+    N_("{glass} must move to another space than {to}"),
+    N_("{to} is taken by {holder} (a lost glass): move to a vacant space"),
+    N_("{to} is taken by {holder} (a glass): move to a vacant space"),
+    N_("{to} is not next to {space}: move one space at a time"),
+    N_("{player} has no rings left"),
+    N_("{space} is full ({n} ring)"),
+    N_("{space} is full ({n} rings)"),
+    N_("you already dropped your ring for this move"),
+    N_("your opponent claimed the ring for this move"),
+    N_("a ring was already dropped for this move"),
+    N_("your second ring is already dropped"),
+    N_("a ring is dropped right after a move, before the next glass is lifted"),
+    N_("the 15-second timer is only played at level 3 (this game is level {level})"),
+    N_("the 15-second timer is turned against the player on turn"),
+    N_("the 15-second timer is still running ({left} s left)"),
+    N_("{glass} is lifted: finish the move"),
+    N_("{player} can still move ({glasses}): passing is only allowed when no glass can move"),
+)
+
+#: The keypad's own refusals (the table, not the rules, gives these).
+KEYPAD = (
+    N_("type column (1-7 = a-g) and row, then A or B"),
+    N_("type column (1-7 = a-g) and row, then #"),
+    N_("no such space: column {column} row {row}"),
+    N_("glass 1, 2 or 3"),
+    N_("level 1-3, rules 1-2, start 1-2, then #"),
+    N_("{glass} held horizontally"),
+    N_("{glass} < {seconds} s"),
+)
+
+_PLAYERS = {"red": N_("RED"), "black": N_("BLACK")}
+_PENALTIES = {"late": N_("late"), "forfeit": N_("forfeit"), "pass": N_("pass")}
+_REASONS = {
+    "rings": N_("fewer rings"),
+    "time-tiebreak": N_("time tie-break"),
+    "full-space": N_("moved onto a full space"),
+    "tie": N_("equal rings"),
+    "equal-rings": N_("equal rings"),
+    "end": N_("stopped by the arbiter"),
+    "stopped": N_("stopped by the arbiter"),
+}
+
+
+def player_word(player: str) -> str:
+    """``red`` -> ``RED`` (``ROUGE``, ``ČERVENÝ``): how the screens name a player with no name."""
+    return _(_PLAYERS[player]) if player in _PLAYERS else player.upper()
+
+
+def penalty_in_words(kind: str) -> str:
+    """``forfeit`` -> the word for a lost turn in the players' language."""
+    return _(_PENALTIES[kind]) if kind in _PENALTIES else kind
+
+
+def reason_in_words(reason: str | None) -> str:
+    """How a game ended, as a player says it: ``"time-tiebreak"`` -> ``"time tie-break"``.
+
+    Reasons the engine may add later still read sensibly (``"no-moves"`` -> ``"no moves"``).
+    """
+    if not reason:
+        return _("no result yet")
+    key = reason.replace("_", "-")
+    return _(_REASONS[key]) if key in _REASONS else key.replace("-", " ")
+
+
+@cache
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    out = []
+    for template in REFUSALS + KEYPAD:
+        parts = re.split(r"\{(\w+)\}", template)
+        regex = "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        out.append((re.compile(f"^{regex}$"), template))
+    return tuple(out)
+
+
+def template_of(detail: str) -> tuple[str, dict[str, str]] | None:
+    """The English template ``detail`` was made from, with its values; None if unknown."""
+    for pattern, template in _patterns():
+        match = pattern.match(detail)
+        if match is not None:
+            return template, match.groupdict()
+    return None
+
+
+def refusal_in_words(detail: str) -> str:
+    """A refusal's English ``detail`` in the players' language, its values kept."""
+    found = template_of(detail)
+    if found is None:
+        return detail
+    template, values = found
+    for key in ("turn", "player"):  # the colours the rules name are words too
+        if values.get(key) in _PLAYERS:
+            values[key] = player_word(values[key])
+    values = {k: v.replace(" or ", " " + _("or") + " ") for k, v in values.items()}
+    return _(template).format(**values)
