@@ -248,8 +248,10 @@ def refused_view() -> dict[str, Any]:
 
 
 def _language_cases() -> dict[str, Callable[[], Image.Image]]:
-    """The main Tamsk screens in French and Czech (English is every case above)."""
+    """The main Tamsk and Tokami screens in French and Czech (English is every case above)."""
     from companion.tamsk.screens import screen
+    from companion.tokami.screens import tokami_screen
+    from tests.tables.screen_views import tokami_view
 
     main: dict[str, Callable[[], Image.Image]] = {
         "table_midgame": lambda: table_screen(midgame_view(), **OLED),
@@ -260,6 +262,10 @@ def _language_cases() -> dict[str, Callable[[], Image.Image]]:
         "result_full_space": lambda: result_screen(over_view("full-space", "red"), **OLED),
         "new_game_menu": lambda: screen({"game": None, "entry": "3"}, **OLED),
         "colour_table_dead_glass": lambda: table_screen(dead_glass_view(), **COLOUR),
+        "tokami_start": lambda: tokami_screen(tokami_view("start"), **OLED),
+        "tokami_fallen": lambda: tokami_screen(tokami_view("fallen"), **OLED),
+        "tokami_confirm": lambda: tokami_screen(tokami_view("confirm"), **OLED),
+        "tokami_colour_bonus": lambda: tokami_screen(tokami_view("bonus"), **COLOUR),
     }
     return {f"{lang}_{name}": _in(lang, draw) for lang in ("fr", "cs")
             for name, draw in main.items()}
