@@ -248,10 +248,11 @@ def refused_view() -> dict[str, Any]:
 
 
 def _language_cases() -> dict[str, Callable[[], Image.Image]]:
-    """The main Tamsk and Tokami screens in French and Czech (English is every case above)."""
+    """The main Tamsk, Tokami and Tantrix screens in French and Czech (English is every case above)."""
     from companion.tamsk.screens import screen
+    from companion.tantrix.screens import tantrix_screen
     from companion.tokami.screens import tokami_screen
-    from tests.tables.screen_views import tokami_view
+    from tests.tables.screen_views import tantrix_view, tokami_view
 
     main: dict[str, Callable[[], Image.Image]] = {
         "table_midgame": lambda: table_screen(midgame_view(), **OLED),
@@ -266,6 +267,10 @@ def _language_cases() -> dict[str, Callable[[], Image.Image]]:
         "tokami_fallen": lambda: tokami_screen(tokami_view("fallen"), **OLED),
         "tokami_confirm": lambda: tokami_screen(tokami_view("confirm"), **OLED),
         "tokami_colour_bonus": lambda: tokami_screen(tokami_view("bonus"), **COLOUR),
+        "tantrix_midgame": lambda: tantrix_screen(tantrix_view("midgame"), **OLED),
+        "tantrix_menu": lambda: tantrix_screen(tantrix_view("menu"), **OLED),
+        "tantrix_refused": lambda: tantrix_screen(tantrix_view("refused"), **OLED),
+        "tantrix_colour_place": lambda: tantrix_screen(tantrix_view("place"), **COLOUR),
     }
     return {f"{lang}_{name}": _in(lang, draw) for lang in ("fr", "cs")
             for name, draw in main.items()}
