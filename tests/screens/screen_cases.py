@@ -248,7 +248,7 @@ def refused_view() -> dict[str, Any]:
 
 
 def _language_cases() -> dict[str, Callable[[], Image.Image]]:
-    """The main Tamsk, Tokami and Tantrix screens in French and Czech (English is every case above)."""
+    """The main Tamsk, Tokami and Tantrix screens in French and Czech (English: the cases above)."""
     from companion.tamsk.screens import screen
     from companion.tantrix.screens import tantrix_screen
     from companion.tokami.screens import tokami_screen
