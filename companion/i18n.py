@@ -82,6 +82,12 @@ def _(message: str) -> str:
     return _translation.gettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the players' language, as meant in ``context`` (a Tamsk player's colour
+    is not a Tantrix tile's: Czech says ``červený`` for one and ``červená`` for the other)."""
+    return _translation.pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n`` in the players' language (Czech has three)."""
     return _translation.ngettext(singular, plural, n)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, pgettext
 
 #: Every refusal detail of the rules, as its English template.
 REFUSALS = (
@@ -57,6 +57,8 @@ KEYPAD = (
 )
 
 _PLAYERS = {"red": N_("RED"), "black": N_("BLACK")}
+#: The rule sets, as the replay's header names them.
+RULESETS = (N_("adjusted"), N_("original"))
 _PENALTIES = {"late": N_("late"), "forfeit": N_("forfeit"), "pass": N_("pass")}
 _REASONS = {
     "rings": N_("fewer rings"),
@@ -72,6 +74,15 @@ _REASONS = {
 def player_word(player: str) -> str:
     """``red`` -> ``RED`` (``ROUGE``, ``ČERVENÝ``): how the screens name a player with no name."""
     return _(_PLAYERS[player]) if player in _PLAYERS else player.upper()
+
+
+def colour_word(player: str) -> str:
+    """``red`` -> ``red`` (``rouge``, ``červený``): a player's colour in running text."""
+    if player == "red":
+        return pgettext("player", "red")
+    if player == "black":
+        return pgettext("player", "black")
+    return player
 
 
 def penalty_in_words(kind: str) -> str:
