@@ -95,7 +95,7 @@ def test_a_refusal_keeps_its_spaces_and_glasses_in_another_language() -> None:
     assert refusal_in_words("d4 is not next to c3: move one space at a time") == (
         "d4 n'est pas voisine de c3 : une case à la fois")
     i18n.use("cs")
-    assert refusal_in_words("it is red's turn, not black's") == "na tahu je ČERVENÝ, ne ČERNÝ"
+    assert refusal_in_words("it is red's turn, not black's") == "na tahu je červený, ne černý"
 
 
 def test_an_unknown_refusal_is_shown_in_english_rather_than_lost() -> None:

@@ -40,7 +40,7 @@ from companion.tamsk.view import (
     read_table_view,
     seconds_text,
 )
-from companion.tamsk.words import penalty_in_words
+from companion.tamsk.words import entry_in_words, penalty_in_words
 
 #: From this height on, the roomier layout (spaces shown, countdown beside the glasses) is used.
 TALL_HEIGHT = 112
@@ -369,9 +369,14 @@ def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Imag
         return menu_screen(
             lines[0] if lines else _("Arbiter"), lines[1:5] or [""], 0, size=size, mode=mode
         )
+    if view.get("error"):  # a refusal, whole, until the next input
+        from companion.screens import error_screen
+
+        return error_screen(str(view["error"]), title=_("Refused"), hint=_("next input: back"),
+                            size=size, mode=mode, page=int(view.get("error_page") or 0))
     if view.get("over"):
         return result_screen(view, size=size, mode=mode)
     image = table_screen(view, size=size, mode=mode)
     if view.get("entry"):
-        image = with_prompt(image, _("to"), str(view["entry"]))
+        image = with_prompt(image, _("to"), entry_in_words(str(view["entry"]), view.get("turn")))
     return image

@@ -31,9 +31,12 @@ from companion.journal import JournalWriter
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
-from companion.tamsk.words import refusal_in_words
+from companion.tamsk.words import penalty_notice, player_word, refusal_in_words
 
 log = logging.getLogger(__name__)
+
+#: Seconds each page of a refusal too long for one screen stays before the next.
+ERROR_PAGE_S = 3.0
 
 RING_BUTTONS = {"ring.red": "red", "ring.black": "black"}
 TIMER_BUTTONS = {"timer15.red": "red", "timer15.black": "black"}
@@ -94,6 +97,7 @@ class Table:
         self.warning: str | None = None
         self.warning_until = 0.0
         self.error: str | None = None
+        self.error_at = 0.0
         self.error_until = 0.0
         self.entry = ""  # keys typed so far
         self.destination: dict[str, str] = {}  # player -> space typed for his next release
@@ -219,7 +223,12 @@ class Table:
     # ------------------------------------------------------------------ inputs
 
     def feed(self, raw: RawInput) -> None:
-        """Take one raw input (already timestamped by the backend)."""
+        """Take one raw input (already timestamped by the backend).
+
+        A refusal on the screen stays until the next key or button is pressed, or the next
+        glass is lifted: the player reads it whole, however long it takes."""
+        if self.error is not None and raw.value and raw.kind in ("key", "button"):
+            self._clear_error()
         if raw.kind == "tilt":
             motion = self.tilts[raw.name].edge(raw.t, raw.value)
             if motion is not None:
@@ -251,6 +260,8 @@ class Table:
             self._queue(m.t, {"ev": "note", "text": f"{m.glass} held horizontally"})
             return
         body: dict[str, Any] = {"ev": m.kind, "glass": m.glass}
+        if m.kind == "lift" and self.error is not None:
+            self._clear_error()
         if m.kind == "release" and self.game is not None:
             player = "red" if m.glass[0] == "r" else "black"
             to = self.destination.pop(player, None)
@@ -443,6 +454,7 @@ class Table:
             self._sound("confirm")
         if len(game.penalties) > before:
             self._sound("timer_out")
+            self._announce_penalties(before, t_mono)
         self.changed = True
 
     def _write(self, record: dict[str, Any], *, src: str) -> None:
@@ -459,6 +471,8 @@ class Table:
         was_over, penalties = game.over, len(game.penalties)
         timer_was = game.timer.running
         game.advance(gt)
+        if len(game.penalties) > penalties:
+            self._announce_penalties(penalties, gt + self.mono0)
         if len(game.penalties) > penalties or (timer_was and not game.timer.running):
             self._sound("timer_out")
             self._ticked.clear()
@@ -512,9 +526,24 @@ class Table:
         self.warning_until = t_mono + seconds
         self.changed = True
 
+    def _announce_penalties(self, since: int, t_mono: float) -> None:
+        """Say on the screen, in words, the penalties from number ``since`` on: time up,
+        forfeit or pass, and who."""
+        assert self.game is not None
+        names = dict(self.header.get("names") or {})
+        words = [penalty_notice(p.kind, names.get(p.player) or player_word(p.player))
+                 for p in self.game.penalties[since:]]
+        self._warn("; ".join(words), t_mono, 6.0)
+
     def _show_error(self, text: str, t_mono: float) -> None:
+        """A refusal, in full on the screen until the next input (see :meth:`feed`)."""
         self.error = text
-        self.error_until = t_mono + 2.5
+        self.error_until = float("inf")
+        self.error_at = t_mono
+        self.changed = True
+
+    def _clear_error(self) -> None:
+        self.error = None
         self.changed = True
 
     def poll(self) -> None:
@@ -540,8 +569,9 @@ class Table:
         """The monotonic time :meth:`poll` is next needed (None: only on input)."""
         times = [w for t in self.tilts.values() if (w := t.next_wakeup()) is not None]
         times += [w for b in self.buttons.values() if (w := b.next_wakeup()) is not None]
-        if self.error is not None:
-            times.append(self.error_until)
+        if self.error is not None:  # turn the refusal's page every few seconds
+            now = self.clock.now()
+            times.append(now + ERROR_PAGE_S - (now - self.error_at) % ERROR_PAGE_S)
         if self.warning is not None:
             times.append(self.warning_until)
         game = self.game
@@ -574,6 +604,9 @@ class Table:
         state["names"] = dict(self.header.get("names") or {})
         state["periods"] = {g: game.glasses[g].period for g in GLASSES}
         state["warning"] = self.error or self.warning
+        state["error"] = self.error
+        if self.error is not None:
+            state["error_page"] = int((self.clock.now() - self.error_at) // ERROR_PAGE_S)
         state["show_sand_seconds"] = bool(self.config["display"]["show_sand_seconds"])
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry

@@ -85,6 +85,39 @@ def colour_word(player: str) -> str:
     return player
 
 
+_NOTICES = {
+    "late": N_("{player}: time up, the next turn is skipped"),
+    "forfeit": N_("{player}: time up, this turn and the next are lost"),
+    "pass": N_("{player} passes"),
+}
+
+
+def penalty_notice(kind: str, player: str) -> str:
+    """What the screen says when a penalty falls: time up, and what it costs, in words."""
+    return _(_NOTICES[kind]).format(player=player) if kind in _NOTICES else f"{player}: {kind}"
+
+
+def entry_in_words(entry: str, turn: str | None = None) -> str:
+    """The keypad digits as the board names them: ``33`` is ``c3``, ``233`` is red's ``r2``
+    to ``c3`` (``3`` alone: column ``c``)."""
+    from companion.tamsk.board import COLUMNS, SPACES
+
+    def column(d: str) -> str:
+        return COLUMNS[int(d) - 1] if d.isdigit() and 1 <= int(d) <= len(COLUMNS) else d
+
+    if not entry.isdigit() or len(entry) > 3:
+        return entry
+    if len(entry) == 1:
+        return column(entry)
+    space = column(entry[-2]) + entry[-1]
+    if space not in SPACES:
+        space = entry[-2:]
+    if len(entry) == 2:
+        return space
+    glass = f"{(turn or '?')[0]}{entry[0]}"
+    return f"{glass} {space}"
+
+
 def penalty_in_words(kind: str) -> str:
     """``forfeit`` -> the word for a lost turn in the players' language."""
     return _(_PENALTIES[kind]) if kind in _PENALTIES else kind
@@ -130,6 +163,6 @@ def refusal_in_words(detail: str) -> str:
     template, values = found
     for key in ("turn", "player"):  # the colours the rules name are words too
         if values.get(key) in _PLAYERS:
-            values[key] = player_word(values[key])
+            values[key] = colour_word(values[key])
     values = {k: v.replace(" or ", " " + _("or") + " ") for k, v in values.items()}
     return _(template).format(**values)

@@ -243,7 +243,8 @@ def _in(lang: str, draw: Callable[[], Image.Image]) -> Callable[[], Image.Image]
 def refused_view() -> dict[str, Any]:
     """Black tried to move b1 onto a full space; the refusal shows in the players' language."""
     view = midgame_view()
-    view["warning"] = refusal_in_words("c3 is full (2 rings)")
+    view["warning"] = view["error"] = refusal_in_words(
+        "each player's first three moves use his three glasses: move r2 or r3, not r1 again")
     return view
 
 
@@ -258,7 +259,7 @@ def _language_cases() -> dict[str, Callable[[], Image.Image]]:
         "table_midgame": lambda: table_screen(midgame_view(), **OLED),
         "table_dead_glass": lambda: table_screen(dead_glass_view(), **OLED),
         "table_over": lambda: table_screen(over_view("rings", "red"), **OLED),
-        "table_refused": lambda: table_screen(refused_view(), **OLED),
+        "table_refused": lambda: screen(refused_view(), **OLED),
         "result_time_tiebreak": lambda: result_screen(time_tiebreak_view(), **OLED),
         "result_full_space": lambda: result_screen(over_view("full-space", "red"), **OLED),
         "new_game_menu": lambda: screen({"game": None, "entry": "3"}, **OLED),
