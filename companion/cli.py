@@ -199,6 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a game journal (.jsonl)")
     p.set_defaults(func=cmd_verify)
 
+    from companion.keymap import add_command as add_keys_command
+
+    add_keys_command(sub)  # "keys": the key map (--help prints it)
+
     from companion.replay.cli import add_parsers as add_replay_parsers
 
     add_replay_parsers(sub)  # "replay" and "notation"
