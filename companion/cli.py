@@ -211,6 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arbiter_commands(sub)  # "arbiter ..." and "dispute"
 
+    from companion.tournament.cli import add_commands as add_tournament_commands
+
+    add_tournament_commands(sub)  # "tournament ..."
+
     from companion import registry
 
     for kind in registry.kinds().values():  # each game's own commands

@@ -235,7 +235,7 @@ async def serve(
     new_game: bool = False,
 ) -> int:
     """Build the table for a backend and run it until SIGTERM."""
-    from companion.hw.display import Display, make_device
+    from companion.hw.display import make_display
     from companion.hw.inputs import GpioInputs
 
     factory: Any = None
@@ -262,7 +262,7 @@ async def serve(
     daemon = Daemon(
         table,
         clock,
-        display=Display(make_device(config, backend), max_fps=config["display"]["max_fps"]),
+        display=make_display(config, backend),
         sounder=sounder,
         notifier=_make_notifier(),
         watchdog_interval=_watchdog_interval(),

@@ -63,7 +63,7 @@ def _required(p: argparse.ArgumentParser) -> list[str]:
     out: list[str] = []
     for a in _options(p):
         if a.required:
-            out += [a.option_strings[0], "1"]
+            out += [a.option_strings[0], str(next(iter(a.choices))) if a.choices else "1"]
     return out
 
 

@@ -28,7 +28,10 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.scenario import MalformedInput
 from companion.tamsk.board import COLUMNS, SPACES
+from companion.tamsk.challenge import outcome as challenge_outcome
+from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
 from companion.tamsk.words import penalty_notice, player_word, refusal_in_words
@@ -128,8 +131,11 @@ class Table:
         names: Mapping[str, str] | None = None,
         table: int | None = None,
         name: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> Path:
-        """Begin a new game now: a new journal with its header, time 0 is this instant."""
+        """Begin a new game now: a new journal with its header, time 0 is this instant.
+
+        ``extra``: more header fields (a GIPF challenge's, from :mod:`.challenge`)."""
         self.close()
         now, wall = self.clock.now(), self.clock.wall()
         stamp = datetime.fromtimestamp(wall, UTC)
@@ -146,6 +152,7 @@ class Table:
             "software": f"companion {__version__}",
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
+            **dict(extra or {}),
         }
         if name:
             self.writer = JournalWriter.create(self.journal_dir / name, header)
@@ -596,11 +603,12 @@ class Table:
     # ------------------------------------------------------------------ views
 
     def view(self) -> dict[str, Any]:
-        """What the screen shows now: the contract's state plus the table's extras."""
+        """What the screen shows now: the contract's live state (without the records that
+        only grow: see :meth:`Game.snapshot`) plus the table's extras."""
         game = self.game
         if game is None:
             return {"game": None, "kind": self.header.get("game") or "tamsk"}
-        state = game.snapshot()
+        state = game.snapshot(history=False)  # the latest penalty, not the whole record
         state["names"] = dict(self.header.get("names") or {})
         state["periods"] = {g: game.glasses[g].period for g in GLASSES}
         state["warning"] = self.error or self.warning
@@ -611,6 +619,12 @@ class Table:
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry
         state["paused"] = self.paused
+        try:
+            challenge = parse_challenge(self.header)
+        except MalformedInput:  # a hand-edited header: the game goes on, unmarked
+            challenge = None
+        if challenge is not None:  # a GIPF potential challenge: what it decided, on screen
+            state["challenge"] = challenge_outcome(challenge, game.over, state.get("winner"))
         if self.view_filter is not None:
             state = self.view_filter(state)
         return state
