@@ -17,6 +17,9 @@ translates them when it shows them.
 from __future__ import annotations
 
 import gettext
+import re
+from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 DOMAIN = "companion"
@@ -96,3 +99,26 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for extraction only; it is translated where it is shown."""
     return message
+
+
+@cache
+def _compiled(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    out = []
+    for template in templates:
+        parts = re.split(r"\{(\w+)\}", template)
+        regex = "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        out.append((re.compile(f"^{regex}$"), template))
+    return tuple(out)
+
+
+def match_template(text: str, templates: Sequence[str]) -> tuple[str, dict[str, str]] | None:
+    """The English template (``"{glass} was not lifted"``) ``text`` was made from, with its
+    values (``{"glass": "r1"}``), or None: how the shell translates what the pure rules, which
+    never import this module, said in English."""
+    for pattern, template in _compiled(tuple(templates)):
+        match = pattern.match(text)
+        if match is not None:
+            return template, match.groupdict()
+    return None

@@ -7,15 +7,19 @@ import gettext
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from hypothesis import given, settings
 from PIL import Image, ImageDraw
 
 from companion import cli, i18n
 from companion.tamsk.simulate import simulate
 from companion.tamsk.words import REFUSALS, refusal_in_words, template_of
+from companion.tokami import Setup
+from tests.tokami.test_tokami_properties import games
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = sorted(i18n.LOCALE_DIR.glob("*/LC_MESSAGES/companion.po"))
@@ -184,3 +188,28 @@ def test_the_font_and_its_licence_ship_in_the_package() -> None:
     fonts = ROOT / "companion" / "screens" / "fonts"
     assert (fonts / "courB08-latin2.pil").exists() and (fonts / "courB08-latin2.pbm").exists()
     assert "Adobe" in (fonts / "LICENCE-courB08.txt").read_text(encoding="utf-8")
+
+
+@settings(max_examples=60, deadline=None)
+@given(games())
+def test_every_refusal_of_a_tokami_game_is_one_the_table_can_translate(
+        game: tuple[Setup, list[Any]]) -> None:
+    from companion.i18n import match_template
+    from companion.tokami import Game, IllegalTurn
+    from companion.tokami.words import REFUSALS as TOKAMI_REFUSALS
+
+    setup, actions = game
+    played = Game(setup)
+    for action in actions:
+        try:
+            played.undo() if action == "undo" else played.play(action)
+        except IllegalTurn as refused:
+            assert match_template(refused.detail, TOKAMI_REFUSALS) is not None, refused.detail
+
+
+def test_a_tokami_refusal_keeps_its_colour_in_another_language() -> None:
+    from companion.tokami.words import refusal_in_words as tokami_refusal
+
+    i18n.use("fr")
+    assert tokami_refusal("no red block is left on the cross") == (
+        "il ne reste aucun bloc rouge sur la croix")

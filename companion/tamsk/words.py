@@ -11,10 +11,7 @@ checks that every refusal of the scenario files matches one.
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
-from companion.i18n import N_, _, pgettext
+from companion.i18n import N_, _, match_template, pgettext
 
 #: Every refusal detail of the rules, as its English template.
 REFUSALS = (
@@ -134,25 +131,9 @@ def reason_in_words(reason: str | None) -> str:
     return _(_REASONS[key]) if key in _REASONS else key.replace("-", " ")
 
 
-@cache
-def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    out = []
-    for template in REFUSALS + KEYPAD:
-        parts = re.split(r"\{(\w+)\}", template)
-        regex = "".join(
-            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
-        )
-        out.append((re.compile(f"^{regex}$"), template))
-    return tuple(out)
-
-
 def template_of(detail: str) -> tuple[str, dict[str, str]] | None:
     """The English template ``detail`` was made from, with its values; None if unknown."""
-    for pattern, template in _patterns():
-        match = pattern.match(detail)
-        if match is not None:
-            return template, match.groupdict()
-    return None
+    return match_template(detail, REFUSALS + KEYPAD)
 
 
 def refusal_in_words(detail: str) -> str:

@@ -37,6 +37,7 @@ from typing import Any
 from companion.i18n import _
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.turns import Outcome, Turn
+from companion.tokami.words import refusal_in_words
 
 #: Every key of the keypad.
 KEYS = frozenset("0123456789ABCD*#")
@@ -232,7 +233,7 @@ class KeypadEntry:
             try:
                 undone = self.game.undo()
             except IllegalTurn as refused:
-                raise _Refused(refused.detail) from None
+                raise _Refused(refusal_in_words(refused.detail)) from None
             self._notice = f"undone: {undone.describe()}"
             self._draft = self._idle()
             return {"ev": "undo"}
@@ -277,7 +278,7 @@ class KeypadEntry:
         try:
             self.game.play(turn)
         except IllegalTurn as refused:  # checked while typing; kept as a last safeguard
-            raise _Refused(refused.detail) from None
+            raise _Refused(refusal_in_words(refused.detail)) from None
         self._notice = f"saved: {self.game.history[-1].describe()}"
         self._draft = self._idle()
         if not self.game.is_over() and self.game.round != round_before:
@@ -320,7 +321,7 @@ class KeypadEntry:
         try:
             self.game.check(turn)
         except IllegalTurn as refused:
-            raise _Refused(refused.detail) from None
+            raise _Refused(refusal_in_words(refused.detail)) from None
 
     # -- the screen --------------------------------------------------------------------------
 
