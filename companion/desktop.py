@@ -136,10 +136,28 @@ def _panel(config: Mapping[str, Any]) -> tuple[tuple[int, int], str]:
     return (int(width), int(height)), str(device.mode)
 
 
+def terminal_too_small(size: tuple[int, int], columns: int, lines: int) -> str | None:
+    """Why a terminal of ``columns`` x ``lines`` cannot show the OLED of ``size``, or None."""
+    need_columns, need_lines = size[0], size[1] // 2 + 3  # two pixel rows a line, the hint
+    if columns >= need_columns and lines >= need_lines:
+        return None
+    return (f"the terminal OLED needs {need_columns}x{need_lines} characters and this terminal "
+            f"is {columns}x{lines}: enlarge it (or make the font smaller), or add --window")
+
+
 def main(config: Mapping[str, Any], journal_dir: Path | None = None) -> int:
     if not sys.stdin.isatty():
         print("companion: the desktop backend needs a terminal for the keys", file=sys.stderr)
         return 2
+    import shutil
+
+    columns, lines = shutil.get_terminal_size()
+    problem = terminal_too_small(_panel(config)[0], columns, lines)
+    if problem is not None:
+        if not window_wanted():
+            print(f"companion: {problem}", file=sys.stderr)
+            return 2
+        print(f"companion: {problem}; the window shows it whole", file=sys.stderr)
     return asyncio.run(_play(dict(config), journal_dir))
 
 

@@ -65,3 +65,11 @@ def test_the_desktop_turns_the_keys_into_the_same_inputs() -> None:
     for ch in "d\x1b\r1":
         table.key(ch)
     assert delivered == ["D", "*", "#", "1"]
+
+
+def test_a_terminal_too_small_for_the_oled_is_told_so() -> None:
+    from companion.desktop import terminal_too_small
+
+    assert terminal_too_small((128, 64), 128, 35) is None
+    message = terminal_too_small((128, 64), 100, 30)
+    assert message is not None and "128x35" in message and "100x30" in message
