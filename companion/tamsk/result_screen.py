@@ -155,7 +155,7 @@ def _draw_run_out(
         if y + LINE_HEIGHT > height:
             break
         owner = "red" if glass.startswith("r") else "black"
-        time = "--" if t is None else f"{t:.{decimals}f}"
+        time = "--" if t is None else f"{t:.{decimals}f}s"  # game seconds, with their unit
         draw_text(draw, 1, y, f"{rank}.", palette.dim)
         draw_text(draw, 19, y, f"{glass} {time}", palette.player(owner))
         name_x = 19 + text_width(f"{glass} {time} ")
