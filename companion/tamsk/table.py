@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -445,7 +446,7 @@ class Table:
     def _play(self, t_mono: float, body: dict[str, Any]) -> None:
         game = self.game
         assert game is not None
-        gt = max(game.t, round(t_mono - self.mono0, 6))
+        gt = microseconds(max(game.t, t_mono - self.mono0))
         self._advance(gt)
         record = {"t": gt, **body}
         src = {"note": "daemon", "correct": "arbiter"}.get(body["ev"], "table")
@@ -638,6 +639,15 @@ class Table:
             return f"game over: {game.outcome.winner} ({game.outcome.reason})"
         rl = game.rings_left
         return f"t={game.t:.0f}s turn {game.turn}, rings red {rl['red']} black {rl['black']}"
+
+
+def microseconds(t: float) -> float:
+    """``t`` to the microsecond, never earlier: a journal's times read ``12.367078``, not the
+    float noise of a deadline (``12.367077057054303``) that the game's time may carry."""
+    whole = round(t, 6)
+    if whole >= t:
+        return whole
+    return max(t, round(math.ceil(t * 1e6) / 1e6, 6))
 
 
 def space_from_digits(digits: str) -> str | None:

@@ -75,3 +75,21 @@ def test_a_refusal_longer_than_the_screen_turns_its_pages() -> None:
     again = screen({"game": "tamsk", "error": reason, "error_page": 2}, **OLED)
     assert first.tobytes() != second.tobytes()
     assert again.tobytes() == first.tobytes()  # round again, until the next input
+
+
+def test_journal_times_are_whole_microseconds_not_float_noise(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    rig.flip(3.0, "r1")
+    rig.press(4.0, "timer15.red")  # black forfeits at 19.0: the game's time jumps to a deadline
+    rig.flip(19.7, "b1")
+    rig.press(20.1, "ring.black")
+    rig.run(until=22.0)
+    times = [float(r["t"]) for r in rig.records() if "t" in r]
+    assert times and all(round(t, 6) == t for t in times), times
+
+
+def test_microseconds_never_move_a_time_earlier() -> None:
+    from companion.tamsk.table import microseconds
+
+    for t in (12.367077057054303, 0.1 + 0.2, 5.0, 59.9999999):
+        assert microseconds(t) >= t and round(microseconds(t), 6) == microseconds(t)
