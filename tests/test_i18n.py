@@ -213,3 +213,18 @@ def test_a_tokami_refusal_keeps_its_colour_in_another_language() -> None:
     i18n.use("fr")
     assert tokami_refusal("no red block is left on the cross") == (
         "il ne reste aucun bloc rouge sur la croix")
+
+
+def test_every_refusal_of_the_tantrix_scenarios_is_one_the_table_can_translate() -> None:
+    from companion.i18n import match_template
+    from companion.scenario import parse_lines
+    from companion.tantrix.simulate import simulate as tantrix_simulate
+    from companion.tantrix.words import REFUSALS as TANTRIX_REFUSALS
+
+    seen = 0
+    for path in sorted((ROOT / "tests" / "scenarios" / "tantrix").glob("*.jsonl")):
+        scenario = parse_lines(path.read_text(encoding="utf-8").splitlines())
+        for violation in tantrix_simulate(scenario.header, scenario.events)["violations"]:
+            seen += 1
+            assert match_template(violation["detail"], TANTRIX_REFUSALS) is not None, violation
+    assert seen > 5

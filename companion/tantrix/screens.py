@@ -44,6 +44,7 @@ from companion.screens.text import (
     draw_text_right,
     printable,
 )
+from companion.tantrix.words import refusal_in_words
 
 #: From this height on, the roomier layout (board maps, colours beside the text) is used.
 TALL_HEIGHT = 112
@@ -661,6 +662,7 @@ def _draw_undo(
 def refusal_title(error: str) -> tuple[str, str]:
     """The title (``"No: golden rule"``, or ``"Not possible"``) and the words under it."""
     rule, detail = split_refusal(error)
+    detail = refusal_in_words(detail)
     return (_("No: {rule}").format(rule=_(rule)) if rule else _("Not possible")), detail
 
 
