@@ -203,6 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_keys_command(sub)  # "keys": the key map (--help prints it)
 
+    from companion.newgame import add_parser as add_new_game_parser
+
+    add_new_game_parser(sub)
+
     from companion.replay.cli import add_parsers as add_replay_parsers
 
     add_replay_parsers(sub)  # "replay" and "notation"

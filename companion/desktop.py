@@ -149,15 +149,6 @@ def main(config: Mapping[str, Any], journal_dir: Path | None = None) -> int:
     if not sys.stdin.isatty():
         print("companion: the desktop backend needs a terminal for the keys", file=sys.stderr)
         return 2
-    import shutil
-
-    columns, lines = shutil.get_terminal_size()
-    problem = terminal_too_small(_panel(config)[0], columns, lines)
-    if problem is not None:
-        if not window_wanted():
-            print(f"companion: {problem}", file=sys.stderr)
-            return 2
-        print(f"companion: {problem}; the window shows it whole", file=sys.stderr)
     return asyncio.run(_play(dict(config), journal_dir))
 
 
@@ -182,11 +173,20 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
             print(f"companion: {why}", file=sys.stderr)
 
     hint = [HELP]
+    import shutil
+
+    problem = terminal_too_small(_panel(config)[0], *shutil.get_terminal_size())
+    if problem is not None:  # said under every frame, where the player looks
+        hint[0] = f"companion: {problem}\n{HELP}"
 
     def on_frame(image: Any, now: float) -> None:
         bell = "\a" if sounder.playing in ("error", "timer_out") else ""
-        out.write("\x1b[H" + frame_to_text(image) + "\n\n" + hint[0] + "\x1b[K\n" + bell)
-        out.flush()
+        try:
+            out.write("\x1b[H" + frame_to_text(image) + "\n\n" + hint[0] + "\x1b[K\n" + bell)
+            out.flush()
+        except OSError:  # the terminal is gone (closed window, lost ssh): end the game loop
+            daemon.stop()
+            return
         if window is not None and not window.show(image):
             daemon.stop()  # the window was closed: end as Ctrl-Q in the terminal does
 
@@ -203,7 +203,8 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     daemon.loop = loop
     inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
     if not hasattr(table, "tilts"):  # no hourglasses at this game's table: its own hint
-        hint[0] = f"{registry.configured(config).title}: {keymap.keypad_hint_line()}"
+        title = registry.configured(config).title
+        hint[0] = hint[0].replace(HELP, f"{title}: {keymap.keypad_hint_line()}")
     keyboard = KeyboardTable(
         inputs, clock, daemon.deliver, lambda delay, fn: loop.call_later(delay, fn)
     )
@@ -212,11 +213,19 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     saved = termios.tcgetattr(fd)
 
     def on_key() -> None:
-        data = os.read(fd, 16).decode("utf-8", "replace")
+        try:
+            raw = os.read(fd, 16)
+        except OSError:  # EIO: the terminal was closed under us
+            raw = b""
+        if not raw:  # end of input: never read an empty terminal in a loop again
+            loop.remove_reader(fd)
+            daemon.stop()
+            return
+        data = raw.decode("utf-8", "replace")
         if data.startswith("\x1b") and len(data) > 1:
             return  # an arrow or function key's escape sequence: no key of the table
         for ch in data:
-            if keymap.part_for(ch) == "quit":  # Ctrl-Q/Ctrl-C; Esc closes a dialog as * does
+            if keymap.part_for(ch) == "quit":  # Ctrl-Q/C/D; Esc closes a dialog as * does
                 daemon.stop()
                 return
             keyboard.key(ch)
@@ -231,7 +240,13 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         await daemon.run()
     finally:
         loop.remove_reader(fd)
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        try:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except (termios.error, OSError):  # the terminal is gone: nothing to restore
+            pass
         inputs.close()
-    print(f"\njournal: {path}")
+    try:
+        print(f"\njournal: {path}")
+    except OSError:
+        pass
     return 0

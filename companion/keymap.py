@@ -42,7 +42,8 @@ KEYS: tuple[Key, ...] = (
     Key(("#", "\r", "\n"), "# or Enter", "key:#", "keypad #: confirm"),
     Key(("*", "\x7f", "\x08", "\x1b"), "* or Backspace or Esc", "key:*",
         "keypad *: back; closes a dialog, never quits"),
-    Key(("\x11", "\x03"), "Ctrl-Q or Ctrl-C", "quit", "leave the desktop table (not on the Pi)"),
+    Key(("\x11", "\x03", "\x04"), "Ctrl-Q, Ctrl-C or Ctrl-D", "quit",
+        "leave the desktop table (not on the Pi)"),
 )
 
 #: Terminal character -> the table part it stands for.

@@ -28,9 +28,9 @@ def test_backspace_and_escape_close_a_dialog_as_star_does(ch: str) -> None:
     assert keymap.part_for(ch) == "key:*"
 
 
-def test_only_ctrl_q_and_ctrl_c_quit() -> None:
+def test_only_ctrl_q_ctrl_c_and_ctrl_d_quit() -> None:
     quitting = {ch for ch in map(chr, range(128)) if keymap.part_for(ch) == "quit"}
-    assert quitting == {"\x11", "\x03"}
+    assert quitting == {"\x11", "\x03", "\x04"}
 
 
 def test_keys_help_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
