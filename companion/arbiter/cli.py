@@ -46,15 +46,31 @@ def _key(path: str | None) -> bytes:
     return key
 
 
+def _ask_pin() -> str | None:
+    """The PIN typed twice at a terminal (without echo), or one line from a pipe; None at the
+    end of input, "" when the two typed PINs differ."""
+    import getpass
+
+    try:
+        if not sys.stdin.isatty():
+            line = sys.stdin.readline()
+            return line.strip() if line else None
+        pin = getpass.getpass("arbiter PIN (4-12 digits): ")
+        return pin if getpass.getpass("again: ") == pin else ""
+    except (EOFError, KeyboardInterrupt):
+        return None
+
+
 def cmd_hash_pin(args: argparse.Namespace) -> int:
     from companion.arbiter.pin import hash_pin, valid_pin
 
     pin = args.pin
     if pin is None:
-        import getpass
-
-        pin = getpass.getpass("arbiter PIN (4-12 digits): ")
-        if getpass.getpass("again: ") != pin:
+        pin = _ask_pin()
+        if pin is None:
+            print("companion arbiter hash-pin: no PIN given (end of input)", file=sys.stderr)
+            return 2
+        if not pin:
             print("companion arbiter: the two PINs differ", file=sys.stderr)
             return 2
     if not valid_pin(pin):
@@ -151,6 +167,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = _config(args.config)
+    from companion.folders import cannot_write
+
+    if args.log_dir and (problem := cannot_write(Path(args.log_dir))) is not None:
+        print(f"companion arbiter: --log-dir {args.log_dir}: {problem}", file=sys.stderr)
+        return 2
+    if not 1 <= args.port <= 65535:
+        print(f"companion arbiter: --port must be 1-65535, got {args.port}", file=sys.stderr)
+        return 2
     mqtt = mqtt_settings(config)
     settings = arbiter_settings(config)
     try:

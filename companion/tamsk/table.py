@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,9 +36,13 @@ from companion.tamsk.challenge import outcome as challenge_outcome
 from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
+from companion.tamsk.words import penalty_notice, player_word, refusal_in_words
 from companion.wallclock import TrustProbe, always_trusted
 
 log = logging.getLogger(__name__)
+
+#: Seconds each page of a refusal too long for one screen stays before the next.
+ERROR_PAGE_S = 3.0
 
 RING_BUTTONS = {"ring.red": "red", "ring.black": "black"}
 TIMER_BUTTONS = {"timer15.red": "red", "timer15.black": "black"}
@@ -98,6 +103,7 @@ class Table:
         self.warning: str | None = None
         self.warning_until = 0.0
         self.error: str | None = None
+        self.error_at = 0.0
         self.error_until = 0.0
         self.entry = ""  # keys typed so far
         self.destination: dict[str, str] = {}  # player -> space typed for his next release
@@ -301,8 +307,13 @@ class Table:
     # ------------------------------------------------------------------ inputs
 
     def feed(self, raw: RawInput) -> None:
-        """Take one raw input (already timestamped by the backend)."""
+        """Take one raw input (already timestamped by the backend).
+
+        A refusal on the screen stays until the next key or button is pressed, or the next
+        glass is lifted: the player reads it whole, however long it takes."""
         self._freeze()
+        if self.error is not None and raw.value and raw.kind in ("key", "button"):
+            self._clear_error()
         if raw.kind == "tilt":
             motion = self.tilts[raw.name].edge(raw.t, raw.value)
             if motion is not None:
@@ -334,10 +345,12 @@ class Table:
 
     def _queue_motion(self, m: Motion) -> None:
         if m.kind == "horizontal":
-            self._warn(f"{m.glass} held horizontally", m.t, 3.0)
+            self._warn(refusal_in_words(f"{m.glass} held horizontally"), m.t, 3.0)
             self._queue(m.t, {"ev": "note", "text": f"{m.glass} held horizontally"})
             return
         body: dict[str, Any] = {"ev": m.kind, "glass": m.glass}
+        if m.kind == "lift" and self.error is not None:
+            self._clear_error()
         if m.kind == "release" and self.game is not None:
             player = "red" if m.glass[0] == "r" else "black"
             to = self.destination.pop(player, None)
@@ -464,7 +477,7 @@ class Table:
             or entry[0] not in "123"
             or any(c not in "12" for c in entry[1:])
         ):
-            self._show_error("level 1-3, rules 1-2, start 1-2, then #", t)
+            self._show_error(refusal_in_words("level 1-3, rules 1-2, start 1-2, then #"), t)
             self._sound("error")
             return
         from companion.config import periods
@@ -487,7 +500,8 @@ class Table:
         self._sound("confirm")
 
     def _refuse_entry(self, t: float, why: str) -> None:
-        self._show_error(why, t)
+        """Refuse a keypad entry: shown in the players' language, journaled in English."""
+        self._show_error(refusal_in_words(why), t)
         self._sound("error")
         self._queue(t, {"ev": "note", "text": f"keypad: {why}"})
 
@@ -526,7 +540,7 @@ class Table:
     def _play(self, t_mono: float, body: dict[str, Any]) -> None:
         game = self.game
         assert game is not None
-        gt = max(game.t, round(t_mono - self.mono0, 6))
+        gt = microseconds(max(game.t, t_mono - self.mono0))
         self._advance(gt)
         record = {"t": gt, **body}
         src = {"note": "daemon", "correct": "arbiter"}.get(body["ev"], "table")
@@ -534,7 +548,7 @@ class Table:
         before = len(game.penalties)
         violation = game.apply(parse_event(record, gt))
         if violation is not None:
-            self._show_error(violation.detail, t_mono)
+            self._show_error(refusal_in_words(violation.detail), t_mono)
             self._sound("error")
         elif body["ev"] == "timer15":
             self._sound("timer_start")
@@ -542,6 +556,7 @@ class Table:
             self._sound("confirm")
         if len(game.penalties) > before:
             self._sound("timer_out")
+            self._announce_penalties(before, t_mono)
         self.changed = True
 
     def _write(self, record: dict[str, Any], *, src: str) -> None:
@@ -558,6 +573,8 @@ class Table:
         was_over, penalties = game.over, len(game.penalties)
         timer_was = game.timer.running
         game.advance(gt)
+        if len(game.penalties) > penalties:
+            self._announce_penalties(penalties, gt + self.mono0)
         if len(game.penalties) > penalties or (timer_was and not game.timer.running):
             self._sound("timer_out")
             self._ticked.clear()
@@ -587,7 +604,7 @@ class Table:
                 if gt >= g.ref + g.sand - low - 1e-9 and g.sand_at(gt) > 0:
                     self._low_warned[name] = g.ref
                     self._sound("low_sand")
-                    self._warn(f"{name} < {int(low)} s", gt + self.mono0, 3.0)
+                    self._warn(refusal_in_words(f"{name} < {int(low)} s"), gt + self.mono0, 3.0)
 
     def animating(self) -> bool:
         """Whether the screen changes with no input: sand running or the 15-second timer."""
@@ -611,9 +628,24 @@ class Table:
         self.warning_until = t_mono + seconds
         self.changed = True
 
+    def _announce_penalties(self, since: int, t_mono: float) -> None:
+        """Say on the screen, in words, the penalties from number ``since`` on: time up,
+        forfeit or pass, and who."""
+        assert self.game is not None
+        names = dict(self.header.get("names") or {})
+        words = [penalty_notice(p.kind, names.get(p.player) or player_word(p.player))
+                 for p in self.game.penalties[since:]]
+        self._warn("; ".join(words), t_mono, 6.0)
+
     def _show_error(self, text: str, t_mono: float) -> None:
+        """A refusal, in full on the screen until the next input (see :meth:`feed`)."""
         self.error = text
-        self.error_until = t_mono + 2.5
+        self.error_until = float("inf")
+        self.error_at = t_mono
+        self.changed = True
+
+    def _clear_error(self) -> None:
+        self.error = None
         self.changed = True
 
     def poll(self) -> None:
@@ -640,8 +672,9 @@ class Table:
         """The monotonic time :meth:`poll` is next needed (None: only on input)."""
         times = [w for t in self.tilts.values() if (w := t.next_wakeup()) is not None]
         times += [w for b in self.buttons.values() if (w := b.next_wakeup()) is not None]
-        if self.error is not None:
-            times.append(self.error_until)
+        if self.error is not None:  # turn the refusal's page every few seconds
+            now = self.clock.now()
+            times.append(now + ERROR_PAGE_S - (now - self.error_at) % ERROR_PAGE_S)
         if self.warning is not None:
             times.append(self.warning_until)
         game = self.game if self.held is None else None  # held: no game time runs
@@ -675,6 +708,9 @@ class Table:
         state["names"] = dict(self.header.get("names") or {})
         state["periods"] = {g: game.glasses[g].period for g in GLASSES}
         state["warning"] = self.error or self.warning
+        state["error"] = self.error
+        if self.error is not None:
+            state["error_page"] = int((self.clock.now() - self.error_at) // ERROR_PAGE_S)
         state["show_sand_seconds"] = bool(self.config["display"]["show_sand_seconds"])
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry
@@ -704,6 +740,15 @@ class Table:
             return f"game over: {game.outcome.winner} ({game.outcome.reason})"
         rl = game.rings_left
         return f"t={game.t:.0f}s turn {game.turn}, rings red {rl['red']} black {rl['black']}"
+
+
+def microseconds(t: float) -> float:
+    """``t`` to the microsecond, never earlier: a journal's times read ``12.367078``, not the
+    float noise of a deadline (``12.367077057054303``) that the game's time may carry."""
+    whole = round(t, 6)
+    if whole >= t:
+        return whole
+    return max(t, round(math.ceil(t * 1e6) / 1e6, 6))
 
 
 def space_from_digits(digits: str) -> str | None:

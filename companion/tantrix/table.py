@@ -307,6 +307,17 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
     return players
 
 
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse a ``[tantrix] players`` list the game cannot seat, at load, naming the key."""
+    from companion.config import ConfigError
+
+    try:
+        Game(players_from_config(config))
+    except ValueError as exc:
+        raise ConfigError(f"'tantrix.players': {str(exc).removeprefix('tantrix.players: ')}") \
+            from None
+
+
 #: The controller the registry builds for this game (``PackageKind.make_table``).
 TABLE = TantrixTable
 

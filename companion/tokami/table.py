@@ -291,6 +291,18 @@ def options_from_config(config: Mapping[str, Any]) -> dict[str, Any]:
     return options
 
 
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse a ``[tokami]`` section the game cannot be set up with, at load, naming the key."""
+    from companion.config import ConfigError
+
+    try:
+        options = options_from_config(config)
+        Setup(tuple(options["players"]), blocks=options.get("blocks", DEFAULT_BLOCKS),
+              rounds=options.get("rounds", 1))
+    except ValueError as exc:
+        raise ConfigError(f"'tokami': {exc}") from None
+
+
 #: The controller the registry builds for this game (``PackageKind.make_table``).
 TABLE = TokamiTable
 
