@@ -139,6 +139,12 @@ class ArbiterClient:
         with self.lock:
             return self.view.snapshot(self.clock())
 
+    def changed_since(self, seen: Mapping[int, int], full: bool = False,
+                      also: frozenset[int] | set[int] = frozenset()) -> list[dict[str, Any]]:
+        """Only the cards the page's stream is to push (see :meth:`ArbiterView.changed_since`)."""
+        with self.lock:
+            return self.view.changed_since(seen, self.clock(), full=full, also=also)
+
     def version(self) -> int:
         """Goes up whenever a table changed (the page's stream waits on it)."""
         return self.view.version

@@ -349,6 +349,16 @@ class ArbiterView:
         out["alerts"].extend(card.pop("alerts"))
         out.update(card)
 
+    def changed_since(
+        self, seen: Mapping[int, int], now: float, *, full: bool = False,
+        also: frozenset[int] | set[int] = frozenset(),
+    ) -> list[dict[str, Any]]:
+        """The cards of the tables that changed since ``seen`` (table: version sent), of the
+        tables in ``also`` (a clock of theirs ran out), or of every table when ``full``: the
+        page's stream builds only the cards it pushes."""
+        return [self.table_json(n, now) for n in sorted(self.tables)
+                if full or n in also or self.tables[n].version > seen.get(n, -1)]
+
     def snapshot(self, now: float) -> dict[str, Any]:
         return {
             "version": self.version,

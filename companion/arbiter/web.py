@@ -78,7 +78,7 @@ log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024
 BODY_TIMEOUT_S = 10.0
 PUSH_GAP_S = 0.02
-FULL_EVERY_S = 1.0
+FULL_EVERY_S = 5.0
 MAX_STREAMS = 64
 MAX_STREAMS_PER_CLIENT = 8
 MAX_PIN_CLIENTS = 1024
@@ -428,28 +428,43 @@ class ArbiterServer:
                 del self.streams[client]
 
     async def _push(self, response: web.StreamResponse) -> None:
+        """The live stream: only the cards that changed (a record, a status, an answer), the
+        cards whose clock ran out since (a glass or the 15-second timer: the card says when,
+        ``next_change_s``), and every card once every :data:`FULL_EVERY_S` (the page runs the
+        sand and timers on by itself in between)."""
         source = self.source
+        changed_since = getattr(source, "changed_since", None)
         seen: dict[int, int] = {}
+        due: dict[int, float] = {}
         last_full = 0.0
         try:
             while not self.stopping.is_set():
                 sent_version = source.version()
-                snap = source.snapshot()
                 now = time.monotonic()
                 full = now - last_full >= FULL_EVERY_S
-                tables = [
-                    t for t in snap["tables"] if full or t["version"] > seen.get(t["table"], -1)
-                ]
+                also = {n for n, at in due.items() if at <= now}
+                if changed_since is not None:
+                    tables = changed_since(seen, full, also)
+                else:
+                    tables = [t for t in source.snapshot()["tables"]
+                              if full or t["table"] in also
+                              or t["version"] > seen.get(t["table"], -1)]
                 if tables:
                     for t in tables:
                         seen[t["table"]] = t["version"]
+                        change = t.get("next_change_s")
+                        if isinstance(change, (int, float)) and change >= 0:
+                            due[t["table"]] = now + float(change) + 0.05
+                        else:
+                            due.pop(t["table"], None)
                     data = json.dumps({"full": full, "tables": tables})
                     await response.write(f"data: {data}\n\n".encode())
                 if full:
                     last_full = now
                 await asyncio.sleep(PUSH_GAP_S)  # changes arriving meanwhile go out together
+                until = min([last_full + FULL_EVERY_S, *due.values()])
                 while (source.version() == sent_version and not self.stopping.is_set()
-                       and time.monotonic() < last_full + FULL_EVERY_S):
+                       and time.monotonic() < until):
                     await asyncio.sleep(PUSH_GAP_S)
         except (ConnectionError, OSError, RuntimeError):
             return
@@ -840,8 +855,17 @@ function render(t) {
 function take(data) {
   updates += 1;
   document.body.dataset.updates = updates;
-  for (const t of data.tables) { tables[t.table] = t; render(t); }
+  for (const t of data.tables) { t._got = Date.now(); tables[t.table] = t; render(t); }
 }
+// Between pushes (only changed cards come, and every card every few seconds) the page runs
+// the clocks of the online tables on by itself: each game's card reads t._age.
+setInterval(() => {
+  for (const t of Object.values(tables)) {
+    if (t.status === "offline" || t.over || !t._got) continue;
+    t._age = (Date.now() - t._got) / 1000;
+    render(t);
+  }
+}, 1000);
 function poll() {
   fetch("/api/state").then(r => r.json()).then(take).catch(() => {})
     .finally(() => setTimeout(poll, 300));

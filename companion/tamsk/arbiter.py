@@ -107,7 +107,11 @@ class TamskMirror:
             if t_now - v.t < RECENT_S:
                 alerts.append({"kind": "refused", "text": f"refused ({v.player}): {v.detail}"})
         outcome = game.outcome
+        deadline = game.next_deadline()
         out.update(
+            # when the card changes by itself next (a glass or the timer running out): the
+            # page's stream sends it again then
+            next_change_s=round(deadline - t_now, 2) if running and deadline < 1e12 else None,
             t=round(t_now, 2),
             turn=game.turn,
             over=outcome is not None,
@@ -212,6 +216,13 @@ function board(t) {
 }
 CARDS.tamsk = (box, t) => {
   if (!t.glasses) return;
+  const age = t._age || 0;  // seconds since the card came: running sand and timer run on
+  if (age > 0) {
+    t = {...t, glasses: Object.fromEntries(Object.entries(t.glasses).map(([g, i]) =>
+      [g, i.running ? {...i, sand: Math.max(0, i.sand - age)} : i])),
+      timer15: t.timer15 && t.timer15.running
+        ? {...t.timer15, remaining: Math.max(0, t.timer15.remaining - age)} : t.timer15};
+  }
   box.appendChild(board(t));
   const timer = t.timer15 || {};
   const rl = t.rings_left || {};
