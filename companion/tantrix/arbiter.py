@@ -117,7 +117,24 @@ def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
     full["chains"] = traced(list(state.get("tiles", [])), list(state.get("players", [])))
     frame = Frame(1, float(state.get("t", 0.0)), label, full)
     layout = picture.layout_for(frame)
-    return to_svg(picture.board(full, layout), BOARD_SIZE, title=label)
+    return to_svg([*picture.board(full, layout), *coordinates(full, layout)], BOARD_SIZE,
+                  title=label)
+
+
+def coordinates(state: Mapping[str, Any], layout: Any) -> list[Any]:
+    """Each laid tile's and open forced space's cell, ``(q,r)`` as the notation and a
+    correction name it, small under its centre (the arbiter's board only)."""
+    from companion.replay.palette import Ink
+    from companion.replay.shapes import Group, Text
+
+    cells = [(int(t["q"]), int(t["r"])) for t in state.get("tiles", [])]
+    cells += [(int(q), int(r)) for q, r in state.get("forced", [])]
+    out = []
+    for q, r in cells:
+        x, y = layout.centre((q, r))
+        out.append(Group((("coord", f"{q},{r}"),),
+                         (Text(x, y + layout.side * 0.55, f"({q},{r})", Ink.TEXT, 1, "mm"),)))
+    return out
 
 
 def page_script() -> str:
