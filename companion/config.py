@@ -23,6 +23,8 @@ DEFAULT_TOML_BODY = """\
 number = 1
 # Where game journals are written (systemd's StateDirectory).
 journal_dir = "/var/lib/companion"
+# The table's private signing key (never in this file): "" is journal_dir/keys/table.key.
+key_file = ""
 # Which backend drives the table: "pi" (GPIO on this Pi), "hub" (the Pico sensor hub on USB),
 # "mock" (gpiozero's MockFactory and luma's dummy display) or "desktop" (keyboard + terminal).
 backend = "pi"

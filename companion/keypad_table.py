@@ -25,6 +25,8 @@ from companion import __version__
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
+from companion.keys import SigningKey
+from companion.tablekey import table_key
 from companion.tables import KeyFilter, ViewFilter
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,11 @@ class KeypadTable:
     # ------------------------------------------------------------------ journal
 
     @property
+    def signer(self) -> SigningKey:
+        """The table's key, which signs every record (made on first use: ``tablekey``)."""
+        return table_key(self.config, self.journal_dir)
+
+    @property
     def journal_path(self) -> Path | None:
         return self.writer.path if self.writer else None
 
@@ -97,9 +104,11 @@ class KeypadTable:
             "wall0": round(wall, 3),
         }
         if name:
-            self.writer = JournalWriter.create(self.journal_dir / name, header)
+            self.writer = JournalWriter.create(self.journal_dir / name, header, self.signer)
         else:  # two games in one second get distinct names
-            self.writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+            self.writer = JournalWriter.create_unique(
+                self.journal_dir, stem, header, self.signer
+            )
         self.header = header
         self.mono0 = now
         self.last_t = 0.0
@@ -126,7 +135,7 @@ class KeypadTable:
         """Reopen a journal of this game for appending (a torn last line is cut off and kept
         beside it); return what it holds and notes for the log."""
         self.close()
-        writer, journal = JournalWriter.resume(path)
+        writer, journal = JournalWriter.resume(path, self.signer)
         if journal.header is None or journal.header.get("game") != self.GAME:
             writer.close()
             raise ValueError(f"{path}: not a {self.GAME.capitalize()} journal")

@@ -40,6 +40,8 @@ JOURNAL_FIELDS = frozenset(
         "seq",
         "prev",
         "hash",
+        "sig",
+        "signer",
     }
 )
 

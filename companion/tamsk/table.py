@@ -28,6 +28,8 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.keys import SigningKey
+from companion.tablekey import table_key
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
@@ -109,6 +111,11 @@ class Table:
     # ------------------------------------------------------------------ games
 
     @property
+    def signer(self) -> SigningKey:
+        """The table's key, which signs every record (made on first use: ``tablekey``)."""
+        return table_key(self.config, self.journal_dir)
+
+    @property
     def journal_path(self) -> Path | None:
         """The current (or last) game's journal."""
         return self._path
@@ -143,9 +150,11 @@ class Table:
             "wall0": round(wall, 3),
         }
         if name:
-            self.writer = JournalWriter.create(self.journal_dir / name, header)
+            self.writer = JournalWriter.create(self.journal_dir / name, header, self.signer)
         else:  # two games in one second get distinct names
-            self.writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+            self.writer = JournalWriter.create_unique(
+                self.journal_dir, stem, header, self.signer
+            )
         self._path = self.writer.path
         self.header = header
         self.game = Game(rules)
@@ -163,7 +172,7 @@ class Table:
         from companion.tamsk.simulate import rules_from_header
 
         self.close()
-        writer, journal = JournalWriter.resume(path)
+        writer, journal = JournalWriter.resume(path, self.signer)
         notes = []
         if journal.torn is not None:
             notes.append(str(journal.torn))
