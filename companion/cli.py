@@ -32,15 +32,31 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from companion.keys import KeyFileError, Keyring, PublicKey
     from companion.verify import verify_path
 
+    key = keyring = None
     try:
-        verdict = verify_path(args.file)
+        if args.key:
+            key = PublicKey.from_file_or_line(args.key)
+        else:
+            from companion.arbiter.signing import keyring_path
+
+            path = args.keyring or keyring_path(config_for_command(args.config))
+            keyring = Keyring.load(path)
+    except KeyFileError as exc:
+        print(f"companion verify: {exc}", file=sys.stderr)
+        return 2
+    try:
+        verdict = verify_path(args.file, key=key, keyring=keyring, against=args.against)
     except OSError as exc:
-        print(f"companion verify: {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"companion verify: {exc.filename or args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     except MalformedInput as exc:  # a line beyond the readers' limits
         print(f"companion verify: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # a station record that cannot be read
+        print(f"companion verify: {exc}", file=sys.stderr)
         return 2
     print(verdict.report())
     return 0 if verdict.ok else 1
@@ -75,6 +91,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     cfg = config_for_command(args.config)
     backend = args.backend or str(cfg["table"]["backend"])
     journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
+    from companion.config import ConfigError, keep_stored_sections
+    from companion.tablekey import key_path
+
+    try:
+        for note in keep_stored_sections(
+            cfg, args.config, key_path(cfg, journal_dir).parent / "settings.json"
+        ):
+            logging.warning("config: %s", note)
+    except (ConfigError, OSError) as exc:
+        print(f"companion run: config: {exc}", file=sys.stderr)
+        return 2
     if backend == "desktop":
         from companion.desktop import main as desktop_main
 
@@ -154,9 +181,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
     p.set_defaults(func=cmd_config)
 
-    p = sub.add_parser("verify", help="check a journal's hash chain and rules")
+    p = sub.add_parser("verify", help="check a journal's chain, signatures and rules")
     p.add_argument("file", help="a game journal (.jsonl)")
+    p.add_argument("--key", help="the table's public key: a .pub file or the line "
+                   "`companion keys show` prints (default: the arbiter's enrolled keys)")
+    p.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+    p.add_argument("--config", help="config file (for the keyring's place)")
+    p.add_argument("--against", metavar="STATION_RECORD",
+                   help="the arbiter station's record of the table: is the journal whole?")
     p.set_defaults(func=cmd_verify)
+
+    from companion.keys_cli import add_commands as add_key_commands
+
+    add_key_commands(sub)  # "keys init|show"
 
     from companion.replay.cli import add_parsers as add_replay_parsers
 

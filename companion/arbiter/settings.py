@@ -3,7 +3,7 @@
 The configuration file gains two tables (see ``docs/arbiter.md``)::
 
     [arbiter]
-    pin_sha256 = ""          # sha256 hex of the PIN (`companion arbiter hash-pin`); "" = off
+    pin_hash = ""            # the PIN's salted scrypt hash (`companion arbiter hash-pin`); "" off
     pin_attempts = 3         # wrong PINs before a lock-out
     pin_lockout_s = 60.0     # the first lock-out; each further one lasts twice as long
     club_key = ""            # HMAC key for result records and arbiter commands ("" = none)
@@ -33,19 +33,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.arbiter.signing import ClubKeyError, club_key
+from companion.keys import PublicKey
 
 #: The configuration's ``[arbiter]`` and ``[mqtt]`` tables with their defaults, as
 #: ``companion/config.py``'s DEFAULT_TOML should end (replacing its ``[arbiter]`` table).
 CONFIG_TOML = """\
 [arbiter]
-# sha256 hex of the arbiter PIN (`companion arbiter hash-pin`); empty: arbiter mode off.
-pin_sha256 = ""
+# The arbiter PIN's salted scrypt hash (`companion arbiter hash-pin`); empty: arbiter mode off.
+pin_hash = ""
 pin_attempts = 3          # wrong PINs in a row before the PIN entry locks
 pin_lockout_s = 60.0      # the first lock-out; each further one lasts twice as long
 # The club's secret for signed results and arbiter commands (the same on every table and on
 # the arbiter's laptop, at least 16 characters); empty: no signing, no commands.
 club_key = ""
 command_max_age_s = 300.0 # commands issued further than this from the table's clock: refused
+# Tables: the arbiter's public key (the line `companion keys show` prints on the arbiter's
+# laptop); only commands it signed are carried out. Empty: the table takes no commands.
+arbiter_key = ""
+# The arbiter's laptop: its private key (signs commands) and the enrolled tables' keyring
+# (only their signed messages reach the page and the standings).
+key_file = ""
+keyring = ""
 
 [mqtt]
 # Publish this table to a broker (mosquitto) for the arbiter's page. Off by default.
@@ -61,6 +69,10 @@ key_file = ""
 topic_prefix = "companion"
 keepalive_s = 30
 """
+
+
+class SettingsError(ValueError):
+    """A section of the configuration that cannot be read; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +92,19 @@ class MqttSettings:
 
 @dataclass(frozen=True)
 class ArbiterSettings:
-    pin_sha256: str = ""
+    pin_hash: str = ""
     pin_attempts: int = 3
     pin_lockout_s: float = 60.0
     club_key: str = ""
     command_max_age_s: float = 300.0
+    arbiter_key: str = ""
+    key_file: str = ""
+    keyring: str = ""
+
+    def arbiter_public(self) -> PublicKey | None:
+        """The arbiter's public key the tables check commands with (None: none configured);
+        :class:`~companion.keys.KeyFileError` for a line that is not a key."""
+        return PublicKey.from_line(self.arbiter_key) if self.arbiter_key.strip() else None
 
     def key(self) -> bytes | None:
         """The club's key, or None when none is configured (signing is then refused)."""
@@ -94,8 +114,12 @@ class ArbiterSettings:
 
 
 def _section(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """A section of the configuration; one that is there but not a table of settings is
+    refused, naming it (never read as "all defaults": that would turn arbiter mode off)."""
     value = config.get(name, {})
-    return value if isinstance(value, Mapping) else {}
+    if not isinstance(value, Mapping):
+        raise SettingsError(f"[{name}] must be a table of settings, not {value!r}")
+    return value
 
 
 def mqtt_settings(config: Mapping[str, Any]) -> MqttSettings:
@@ -120,11 +144,14 @@ def arbiter_settings(config: Mapping[str, Any]) -> ArbiterSettings:
     s = _section(config, "arbiter")
     d = ArbiterSettings()
     return ArbiterSettings(
-        pin_sha256=str(s.get("pin_sha256", d.pin_sha256)),
+        pin_hash=str(s.get("pin_hash", d.pin_hash)),
         pin_attempts=int(s.get("pin_attempts", d.pin_attempts)),
         pin_lockout_s=float(s.get("pin_lockout_s", d.pin_lockout_s)),
         club_key=str(s.get("club_key", d.club_key)),
         command_max_age_s=float(s.get("command_max_age_s", d.command_max_age_s)),
+        arbiter_key=str(s.get("arbiter_key", d.arbiter_key)),
+        key_file=str(s.get("key_file", d.key_file)),
+        keyring=str(s.get("keyring", d.keyring)),
     )
 
 

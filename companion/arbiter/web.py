@@ -96,7 +96,7 @@ class ArbiterServer:
         self.settings = settings
         self.key = settings.key()
         self.lock = PinLock(
-            settings.pin_sha256, attempts=settings.pin_attempts, lockout_s=settings.pin_lockout_s
+            settings.pin_hash, attempts=settings.pin_attempts, lockout_s=settings.pin_lockout_s
         )
         self.pin_mutex = threading.Lock()
         self.log_dir = log_dir

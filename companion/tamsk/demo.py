@@ -254,7 +254,8 @@ async def run_demo(
 
     def on_record(record: dict[str, Any]) -> None:
         if not live and record.get("ev") not in (None,):
-            body = {k: v for k, v in record.items() if k not in ("seq", "prev", "hash", "sig", "wall")}
+            sealing = ("seq", "prev", "hash", "sig", "wall")
+            body = {k: v for k, v in record.items() if k not in sealing}
             out.write(f"journal {record['seq']:3d}: {body}\n")
 
     table = Table(clock, journal_dir, config=config, sound=sound, on_record=on_record)

@@ -85,7 +85,7 @@ def club(tmp_path: Path, broker: Broker) -> Iterator[Club]:
                                      names={"red": f"Red{n}", "black": f"Black{n}"}))
     wall = tables[0].clock.wall
     client = ArbiterClient(mqtt, client_id="arbiter-page", wall=wall).start()
-    settings = ArbiterSettings(pin_sha256=hash_pin(PIN), club_key=KEY, pin_attempts=2)
+    settings = ArbiterSettings(pin_hash=hash_pin(PIN), club_key=KEY, pin_attempts=2)
     server = ArbiterServer(client, settings, port=0, log_dir=tmp_path / "log").start()
     c = Club(server, client, tables, tmp_path / "log" / "arbiter-log.jsonl")
     try:

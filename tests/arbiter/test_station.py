@@ -25,7 +25,7 @@ def records(path: Path) -> list[dict[str, object]]:
 
 @pytest.fixture
 def table(tmp_path: Path) -> SimulatedTable:
-    config = table_config(4, {"arbiter": {"pin_sha256": hash_pin(PIN), "club_key": KEY.decode(),
+    config = table_config(4, {"arbiter": {"pin_hash": hash_pin(PIN), "club_key": KEY.decode(),
                                           "pin_attempts": 2, "pin_lockout_s": 30.0}})
     clock = FakeClock()
     sim = SimulatedTable(4, tmp_path, clock, config=config, seed=3,
