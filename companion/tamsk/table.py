@@ -99,6 +99,7 @@ class Table:
         self.entry = ""  # keys typed so far
         self.destination: dict[str, str] = {}  # player -> space typed for his next release
         self.paused = False
+        self.resigning: str | None = None  # a player who pressed his resign key once
         self._ticked: set[int] = set()
         self._low_warned: dict[str, float] = {}
         self._timer_seen = False
@@ -353,7 +354,27 @@ class Table:
 
     def _menu_key(self, key: str, t: float) -> None:
         """The menu (``D``): a new game as level, rule set (1 adjusted, 2 original) and
-        optionally start (1 standard, 2 free), then ``#``: ``31#`` is level 3, adjusted."""
+        optionally start (1 standard, 2 free), then ``#``: ``31#`` is level 3, adjusted.
+
+        While a game is on, a player cannot simply end it (the rules would score it as it
+        stands): ``A`` (red) or ``B`` (black), pressed twice, resigns for that player, journaled
+        as a resignation; ending it any other way is the arbiter's, with his PIN (``***``)."""
+        resigning, self.resigning = self.resigning, None
+        game_on = self.game is not None and not self.game.over
+        if key in ("A", "B") and game_on:
+            player = "red" if key == "A" else "black"
+            if resigning != player:
+                self.resigning = player
+                self._warn(f"{player} resigns? {key} again to confirm, * cancels", t, 10.0)
+                return
+            self.warning = None
+            self.paused = False
+            self._queue(t, {"ev": "resign", "player": player})
+            self._sound("confirm")
+            return
+        if resigning is not None:
+            self.warning = None
+            self.changed = True
         if key == "D":
             self.paused = not self.paused
             self.entry = ""
@@ -386,9 +407,11 @@ class Table:
             p,
             timer,
         )
-        if self.game is not None and not self.game.over:
-            self._queue(t, {"ev": "end"})
-            self._flush()
+        if game_on:
+            self._show_error("a game is on: A A or B B resigns; the arbiter ends it (***)", t)
+            self._sound("error")
+            self._queue(t, {"ev": "note", "text": "keypad: a new game refused: a game is on"})
+            return
         names = dict(self.header.get("names") or {})
         self.paused = False
         self.start_game(rules, names=names)

@@ -73,7 +73,7 @@ class Stage(enum.Enum):
     IN_HAND = "which block was in hand"
     CONFIRM = "save the turn"
     CONFIRM_UNDO = "undo the last turn"
-    CONFIRM_STOP = "stop the game"
+    CONFIRM_STOP = "resign the game"
     OVER = "the game is over"
 
 
@@ -234,17 +234,21 @@ class KeypadEntry:
             self._notice = f"undone: {undone.describe()}"
             self._draft = self._idle()
             return {"ev": "undo"}
-        self.game.stop()
-        self._notice = "game stopped"
+        # Ending the game at the keypad is the resignation of the player on turn (who pressed
+        # D, then # to confirm); ending it without a result is the arbiter's.
+        player = self.game.turn
+        assert player is not None
+        self.game.resign(player)
+        self._notice = f"{player} resigned"
         self._draft = self._idle()
-        return {"ev": "end"}
+        return {"ev": "resign", "player": player}
 
     def _over(self, key: str) -> dict[str, Any] | None:
-        if key == UNDO and self.game.reason != "stopped":
+        if key == UNDO and self.game.reason not in ("stopped", "resigned"):
             self._draft = _Draft(Stage.CONFIRM_UNDO)
             return None
-        if self.game.reason == "stopped":
-            raise _Refused("the game was stopped; start a new game to play on")
+        if self.game.reason in ("stopped", "resigned"):
+            raise _Refused(f"the game was {self.game.reason}; start a new game to play on")
         raise _Refused("the game is over; A takes back the last turn")
 
     def _back(self) -> None:
@@ -336,7 +340,7 @@ class KeypadEntry:
                 if o is not Outcome.DECLINED or game.forbidden is not None
             )
             choices += (f"{UNDO} undo",) if game.history else ()
-            choices += (f"{STOP} stop",)
+            choices += (f"{STOP} resign",)
         elif stage is Stage.BLOCK:
             verb = "could not go higher" if draft.outcome is Outcome.NOT_HIGHER else "went higher"
             prompt = f"{player}: which block {verb}?"
@@ -359,12 +363,12 @@ class KeypadEntry:
             prompt = f"undo {game.history[-1].describe()}?" if game.history else "undo?"
             choices = (f"{CONFIRM} undo", f"{BACK} back")
         elif stage is Stage.CONFIRM_STOP:
-            prompt = "stop the game here?"
-            choices = (f"{CONFIRM} stop", f"{BACK} back")
+            prompt = f"{player}: resign the game?"
+            choices = (f"{CONFIRM} resign", f"{BACK} back")
         else:
             winner = game.winner()
             prompt = "game over: " + ("a tie" if winner == "tie" else f"{winner} wins")
-            choices = (f"{UNDO} undo",) if game.reason != "stopped" else ()
+            choices = (f"{UNDO} undo",) if game.reason not in ("stopped", "resigned") else ()
         return Screen(
             prompt=prompt,
             player=player,

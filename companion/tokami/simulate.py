@@ -17,8 +17,9 @@ from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.setup import Setup
 from companion.tokami.turns import Outcome, Turn
 
-#: Events that are not turns: take back the last turn; stop the game where it stands.
-CONTROL_EVENTS = ("undo", "end")
+#: Events that are not turns: take back the last turn; stop the game where it stands; a
+#: player gives it up (``player``: who).
+CONTROL_EVENTS = ("undo", "end", "resign")
 EVENTS = tuple(o.value for o in Outcome) + CONTROL_EVENTS
 
 
@@ -39,6 +40,13 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
         try:
             if name == "end":
                 game.stop()
+            elif name == "resign":
+                if by is None:
+                    raise MalformedInput('a resignation needs "player": who resigned', line)
+                try:
+                    game.resign(by)
+                except KeyError:
+                    raise MalformedInput(f"{by!r} is not playing this game", line) from None
             elif name == "undo":
                 undone = game.undo()
                 corrections.append(

@@ -68,6 +68,13 @@ def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalT
     try:
         if name == "end":
             game.stop()
+        elif name == "resign":
+            if not isinstance(by, str):
+                raise MalformedInput('a resignation needs "player": who resigned', line)
+            try:
+                game.resign(by)
+            except KeyError:
+                raise MalformedInput(f"{by!r} is not playing this game", line) from None
         elif name == "undo":
             game.undo()
         elif name == "note" and NOTES:
