@@ -108,6 +108,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return desktop_main(cfg, journal_dir)
     from gpiozero.exc import BadPinFactory
 
+    from companion.keys import KeyFileError
+
     try:
         return asyncio.run(
             serve(
@@ -121,6 +123,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
+    except KeyFileError as exc:  # the table's signing key cannot be used
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
     except BadPinFactory:
         print(
             "companion run: no GPIO on this machine (not a Raspberry Pi, or lgpio missing: "

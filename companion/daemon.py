@@ -285,6 +285,13 @@ async def serve(
     else:
         path = start_configured_game(table, config)
         print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
+    # The key's short fingerprint on the screen at start-up: what the arbiter compares when he
+    # enrols the table (`companion arbiter enroll`).
+    from companion.tablekey import table_key
+
+    fingerprint = table_key(config, journal_dir).public.short_fingerprint
+    log.info("table key fingerprint %s", fingerprint)
+    table.notice(f"key {fingerprint}", 20.0)
     if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections, publishing
         hooks.attach(table)
     if stdin_driver:

@@ -228,5 +228,9 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         loop.remove_reader(fd)
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         inputs.close()
+    from companion.keys import public_path
+    from companion.tablekey import key_path
+
     print(f"\njournal: {path}")
+    print(f"table key: {public_path(key_path(config, table.journal_dir))}")
     return 0

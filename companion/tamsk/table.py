@@ -100,6 +100,7 @@ class Table:
         self.destination: dict[str, str] = {}  # player -> space typed for his next release
         self.paused = False
         self.resigning: str | None = None  # a player who pressed his resign key once
+        self._final_written = False  # the journal's last record is the game's final record
         self._ticked: set[int] = set()
         self._low_warned: dict[str, float] = {}
         self._timer_seen = False
@@ -474,12 +475,34 @@ class Table:
         if len(game.penalties) > before:
             self._sound("timer_out")
         self.changed = True
+        self._final_if_over()
 
     def _write(self, record: dict[str, Any], *, src: str) -> None:
         assert self.writer is not None
         sealed = self.writer.append({**record, "wall": round(self.clock.wall(), 3), "src": src})
+        self._final_written = isinstance(record.get("final"), dict)
         if self._on_record is not None:
             self._on_record(sealed)
+
+    def _final_if_over(self) -> None:
+        """Once the game is over, journal its final record (signed like every record): a
+        journal that ends without one is unfinished or was cut off (``companion verify``).
+        A correction after it (the arbiter undoing the end) calls for a new one later."""
+        game = self.game
+        if game is None or not game.over or self.writer is None or self._final_written:
+            return
+        outcome = game.outcome
+        final = {
+            "winner": outcome.winner if outcome else None,
+            "reason": outcome.reason if outcome else None,
+            "ended_by": outcome.ended_by if outcome else None,
+            "records": self.writer.next_seq + 1,
+        }
+        self._write(
+            {"t": game.t, "ev": "note", "text": "game over: the journal is complete",
+             "final": final},
+            src="table",
+        )
 
     def _advance(self, gt: float) -> None:
         game = self.game
@@ -565,6 +588,7 @@ class Table:
             self.warning = None
             self.changed = True
         self._flush()
+        self._final_if_over()
 
     def next_wakeup(self) -> float | None:
         """The monotonic time :meth:`poll` is next needed (None: only on input)."""

@@ -207,7 +207,11 @@ def test_after_a_resignation_the_menu_starts_a_new_game(tmp_path: Path) -> None:
     from companion.journal import read_path
 
     old = read_path(first)
-    assert old.events[-1][1]["ev"] == "resign"
+    assert old.events[-2][1]["ev"] == "resign"
+    final = old.events[-1][1]  # a finished game's journal ends with its final record
+    assert final["ev"] == "note" and final["final"]["winner"] == "red"
+    assert final["final"]["reason"] == "resignation" and final["final"]["ended_by"] == "black"
+    assert verify_path(first, key=rig.table.signer.public).final_seen
     new = read_path(rig.table.journal_path)
     assert new.header is not None
     assert (new.header["level"], new.header["ruleset"]) == (2, "original")
