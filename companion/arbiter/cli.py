@@ -221,7 +221,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = _config(args.config)
     mqtt = mqtt_settings(config)
     try:
-        client = ArbiterClient(mqtt).start()
+        client = ArbiterClient(mqtt)
+        # The station keeps each table's last (seq, hash): `companion verify --against`.
+        from companion.arbiter.signing import data_dir
+        from companion.arbiter.tails import TailStore
+
+        tails = TailStore(Path(args.tails_dir) if args.tails_dir else data_dir() / "tails")
+        client.view.on_applied = tails.saw
+        client.start()
     except MqttMissing as exc:
         print(f"companion arbiter: {exc}", file=sys.stderr)
         return 2
@@ -279,6 +286,8 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8470)
     p.add_argument("--log-dir", help="where arbiter-log.jsonl (every command) is kept")
     p.add_argument("--tournament", default="", help="the tournament's name, for the sheets")
+    p.add_argument("--tails-dir", help="where each table's last (seq, hash) is kept, for "
+                   "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)")
 
 
 def add_commands(sub: Any) -> None:

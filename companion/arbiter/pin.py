@@ -2,8 +2,8 @@
 
 Only a slow, salted hash of the PIN is in the configuration (``[arbiter] pin_hash``, written by
 ``companion arbiter hash-pin``), so reading a table's config (or its SD card) does not give the
-PIN away cheaply: with the default cost one guess takes about 0.1 s of CPU on the project's CI
-machine (``bench/pin_kdf.py``), so trying every 6-digit PIN costs over 10 CPU-hours, and every
+PIN away cheaply: with the default cost one guess takes about 80 ms of CPU on the project's CI
+machine (``bench/signing.py``), so trying every 6-digit PIN costs about 20 CPU-hours, and every
 table has its own salt, so no table's search helps with another's. The old unsalted SHA-256
 form (``pin_sha256``) falls in seconds and is refused with a message saying how to re-hash.
 
@@ -37,12 +37,13 @@ MAX_LOCKOUT_S = 3600.0
 MIN_PIN_LENGTH = 4
 MAX_PIN_LENGTH = 32
 SCHEME = "scrypt"
-#: scrypt's cost: N = 2**14, r = 8, p = 1 (16 MiB, ~0.1 s here, about 1 s on a Pi Zero 2 W).
-DEFAULT_N = 2**14
+#: scrypt's cost: N = 2**15, r = 8, p = 1 (32 MiB; ~80 ms of CPU here, bench/signing.py;
+#: under a second on a Pi Zero 2 W, once per PIN typed).
+DEFAULT_N = 2**15
 DEFAULT_R = 8
 DEFAULT_P = 1
 #: The weakest cost a configuration may hold (tests use cheaper hashes directly).
-MIN_CONFIG_N = 2**14
+MIN_CONFIG_N = 2**15
 MAX_N = 2**20
 SALT_BYTES = 16
 KEY_BYTES = 32

@@ -50,7 +50,7 @@ def test_the_new_configuration_keys_load_with_their_defaults(club_config: Path) 
 def test_hash_pin_prints_the_config_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["arbiter", "hash-pin", "2468"]) == 0
     line = capsys.readouterr().out.splitlines()[1]
-    assert line.startswith('pin_hash = "scrypt$16384$8$1$')
+    assert line.startswith('pin_hash = "scrypt$32768$8$1$')
     assert PinLock(line.split('"')[1]).check("2468", now=0.0).ok
 
 

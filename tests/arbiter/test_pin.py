@@ -32,7 +32,7 @@ def lock(**kw: float) -> PinLock:
 def test_the_pin_is_stored_as_a_salted_scrypt_hash() -> None:
     stored = hash_pin(PIN)
     parsed = parse_pin_hash(stored)
-    assert stored.startswith("scrypt$16384$8$1$") and len(parsed.salt) == 16
+    assert stored.startswith("scrypt$32768$8$1$") and len(parsed.salt) == 16
     assert parsed.n * parsed.r >= MIN_CONFIG_N * 8
     assert PinLock(stored).check(PIN, now=0.0).ok
     assert not PinLock(stored).check("2469", now=0.0).ok
