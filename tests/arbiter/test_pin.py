@@ -245,3 +245,15 @@ def test_a_locked_pin_entry_is_refused_at_the_stars() -> None:
     actions = press(menu, "***", now=10.0)
     assert menu.state == "idle" and isinstance(actions[0], Note)
     assert actions[0].fields == {"arbiter": "locked"}
+
+
+def test_ending_a_game_without_a_result_needs_the_arbiters_pin() -> None:
+    """The players' keypad cannot end a game (only resign); the arbiter's result item does, and
+    only after the right PIN."""
+    menu = ArbiterMenu(lock())
+    actions = press(menu, "***" + "1357" + "#" + "8" + "3" + "4#")
+    assert not any(isinstance(a, Correct) for a in actions)
+    assert menu.state != "menu"
+    menu = entered()
+    assert press(menu, "8" + "3" + "4#") == [
+        Correct({"what": "result", "winner": "tie", "reason": "the arbiter's ruling"})]
