@@ -35,7 +35,8 @@ from companion.tamsk.names import (
 
 __all__ = [
     "CORRECT", "END", "GLASSES", "KINDS", "LIFT", "NOTE", "PASS", "PLAYERS", "PUTBACK",
-    "RELEASE", "RESIGN", "RING", "TIMER15", "Correction", "Event", "opponent", "owner", "parse_event",
+    "RELEASE", "RESIGN", "RING", "TIMER15", "Correction", "Event", "opponent", "owner",
+    "parse_event",
 ]  # fmt: skip
 
 
