@@ -32,23 +32,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from companion.arbiter.signing import arbiter_key_path, keyring_path
     from companion.keys import KeyFileError, Keyring, PublicKey
     from companion.verify import verify_path
 
     key = keyring = None
+    arbiter: tuple[PublicKey, ...] = ()
     try:
+        cfg = config_for_command(args.config)
         if args.key:
             key = PublicKey.from_file_or_line(args.key)
         else:
-            from companion.arbiter.signing import keyring_path
+            keyring = Keyring.load(args.keyring or keyring_path(cfg))
+        if args.arbiter_key:
+            arbiter = (PublicKey.from_file_or_line(args.arbiter_key),)
+        else:  # on the arbiter's laptop, his own key (the public half is enough)
+            from companion.keys import public_path
 
-            path = args.keyring or keyring_path(config_for_command(args.config))
-            keyring = Keyring.load(path)
+            own = public_path(arbiter_key_path(cfg))
+            if own.is_file():
+                arbiter = (PublicKey.from_file_or_line(str(own)),)
     except KeyFileError as exc:
         print(f"companion verify: {exc}", file=sys.stderr)
         return 2
     try:
-        verdict = verify_path(args.file, key=key, keyring=keyring, against=args.against)
+        verdict = verify_path(
+            args.file, key=key, keyring=keyring, against=args.against, arbiter_keys=arbiter
+        )
     except OSError as exc:
         print(f"companion verify: {exc.filename or args.file}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -191,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--key", help="the table's public key: a .pub file or the line "
                    "`companion keys show` prints (default: the arbiter's enrolled keys)")
     p.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+    p.add_argument("--arbiter-key", help="the arbiter's public key, for corrections he "
+                   "appended on his laptop (default: this laptop's own arbiter key)")
     p.add_argument("--config", help="config file (for the keyring's place)")
     p.add_argument("--against", metavar="STATION_RECORD",
                    help="the arbiter station's record of the table: is the journal whole?")
@@ -207,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.arbiter.cli import add_commands as add_arbiter_commands
 
     add_arbiter_commands(sub)  # "arbiter ..." and "dispute"
+
+    from companion.tournament.cli import add_commands as add_tournament_commands
+
+    add_tournament_commands(sub)  # "tournament ..."
 
     from companion import registry
 

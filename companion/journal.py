@@ -404,7 +404,11 @@ class JournalWriter:
 
     @classmethod
     def resume(
-        cls, path: str | Path, signer: SigningKey | None = None
+        cls,
+        path: str | Path,
+        signer: SigningKey | None = None,
+        *,
+        appending_as: SigningKey | None = None,
     ) -> tuple[JournalWriter, Journal]:
         """Reopen a journal to go on appending after a restart.
 
@@ -412,13 +416,18 @@ class JournalWriter:
         from the last complete record and nothing complete is lost. A signed journal goes on
         only with the key that signed it (``signer``), or the records after the restart would
         carry a signature nobody can check: ValueError otherwise, and nothing is changed.
+        ``appending_as`` is another key (the arbiter's, appending a correction to a finished
+        game on his laptop): its records must name it in their body as ``signer``.
         """
         path = Path(path)
         with open(path, "rb") as stream:
             journal = read_stream(stream)
             if journal.header is None:
                 raise ValueError(f"{path}: not a journal (no header record)")
-            signer = _signer_for(path, journal.header, signer)
+            if appending_as is not None:  # the arbiter, appending with his own key: each
+                signer = appending_as  # record names it (``signer``), see verify
+            else:
+                signer = _signer_for(path, journal.header, signer)
             size = stream.seek(0, io.SEEK_END)
             if journal.good_length < size:
                 stream.seek(journal.good_length)

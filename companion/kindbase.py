@@ -16,6 +16,7 @@ shared machinery:
 ``P.notation``         the :class:`companion.notation.NotationGame` facet (optional)
 ``P.arbiter``          the :class:`companion.arbiter.kinds.ArbiterGame` facet (optional)
 ``P.cli``              ``add_commands(subparsers)`` for the game's own commands (optional)
+``P.standings``        the :class:`companion.tournament.record.StandingsGame` facet (optional)
 =====================  ==========================================================
 
 Every facet is imported on first use, so the daemon imports one game and none of the replay or
@@ -122,6 +123,10 @@ class PackageKind:
 
     def arbiter(self) -> ArbiterGame | None:
         return cast("ArbiterGame | None", self.optional("arbiter"))
+
+    def standings(self) -> ModuleType | None:
+        """How the game counts in a tournament's standings (its points and tie-breaks)."""
+        return self.optional("standings")
 
     def add_commands(self, sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         cli = self.optional("cli")

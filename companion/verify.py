@@ -133,6 +133,7 @@ def verify_path(
     key: PublicKey | None = None,
     keyring: Keyring | None = None,
     against: str | Path | None = None,
+    arbiter_keys: tuple[PublicKey, ...] = (),
 ) -> Verdict:
     """Check a journal; a line beyond the readers' limits (a hostile file, see
     :mod:`companion.lines`) raises MalformedInput naming it.
@@ -141,7 +142,9 @@ def verify_path(
     with neither, only that the journal is consistently signed by the key its header names
     (what a table checks of its own journals; the command line always asks for a key).
     ``against`` is a station's tail record (:mod:`companion.arbiter.tails`); OSError or
-    ValueError when it cannot be read.
+    ValueError when it cannot be read. A record appended by the arbiter on his laptop (a
+    correction to a finished game) names its own ``signer``: it must be one of
+    ``arbiter_keys``.
     """
     j = journal_mod.read_path(path)
     bad = journal_mod.refused(j)
@@ -152,7 +155,7 @@ def verify_path(
         return verdict
     _check_signer(verdict, key, keyring)
     if verdict.signer is not None and verdict.signer_unknown is None:
-        _check_signatures(verdict, Path(path), verdict.signer)
+        _check_signatures(verdict, Path(path), verdict.signer, arbiter_keys)
     if against is not None:
         from companion.arbiter.tails import check_tail, read_tail
 
@@ -216,7 +219,9 @@ def _check_signer(verdict: Verdict, key: PublicKey | None, keyring: Keyring | No
         verdict.signature_problem_count = 1
 
 
-def _check_signatures(verdict: Verdict, path: Path, key: PublicKey) -> None:
+def _check_signatures(
+    verdict: Verdict, path: Path, key: PublicKey, arbiter_keys: tuple[PublicKey, ...]
+) -> None:
     """Every complete, readable line's signature (damaged lines are the reader's to report)."""
     with open(path, "rb") as stream:
         offset = 0
@@ -230,7 +235,7 @@ def _check_signatures(verdict: Verdict, path: Path, key: PublicKey) -> None:
                 continue
             if not isinstance(record, dict):
                 continue
-            why = journal_mod.signature_problem(record, key)
+            why = _record_problem(record, number, key, arbiter_keys)
             if why is None:
                 continue
             if number == 1 and verdict.signature_problems:
@@ -246,3 +251,22 @@ def _check_signatures(verdict: Verdict, path: Path, key: PublicKey) -> None:
                         "without the table's key)",
                     )
                 )
+
+
+def _record_problem(
+    record: dict[str, Any], number: int, key: PublicKey, arbiter_keys: tuple[PublicKey, ...]
+) -> str | None:
+    """Why one record is not signed as it should be: by the table's key, or (a record that
+    names its own ``signer`` after the header) by one of the arbiter's keys."""
+    named = record.get(journal_mod.SIGNER) if number > 1 else None
+    if named is None:
+        return journal_mod.signature_problem(record, key)
+    try:
+        own = PublicKey.from_line(str(named))
+    except KeyFileError:
+        return "this record names a signer that is not a key"
+    if own not in arbiter_keys:
+        return (f"this record was appended with a key that is not the arbiter's "
+                f"({own.short_fingerprint})")
+    why = journal_mod.signature_problem(record, own)
+    return None if why is None else why.replace("the journal's key", "the arbiter's key")

@@ -167,6 +167,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     from companion.arbiter.results import ResultError, check_signature, result_from_journal
     from companion.arbiter.standings import (
         StandingsError,
+        number_rounds,
         pairing_from_result,
         round_sheet,
         standings,
@@ -174,8 +175,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
         to_trf,
     )
 
-    signed = not args.unsigned and any(name.endswith(".result.json") for name in args.files)
-    key = _arbiter_public(args) if signed else None
+    # Reading needs no key: journals are checked by their hash chain and folded by the game's
+    # engine; only signed result files need the arbiter's public key, to check their signatures.
+    signed = any(Path(name).name.endswith(".result.json") for name in args.files)
+    key = _arbiter_public(args) if signed and not args.unsigned else None
     pairings = []
     for name in args.files:
         path = Path(name)
@@ -191,6 +194,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         except (OSError, ValueError, ResultError, StandingsError) as exc:
             print(f"companion arbiter standings: {path}: {exc}", file=sys.stderr)
             return 2
+    pairings = number_rounds(pairings)
     rows = standings(pairings)
     text = to_csv(rows)
     if args.csv:

@@ -50,9 +50,21 @@ def cmd_new_game(args: argparse.Namespace) -> int:
             game[key] = getattr(args, key)
     journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
     names = {p: n for p, n in (("red", args.red), ("black", args.black)) if n}
+    extra = None
+    if args.challenge:
+        from companion.tamsk.challenge import challenge_header
+
+        try:
+            extra = challenge_header(args.challenge, number=args.challenge_number,
+                                     allowed=args.challenges_allowed,
+                                     attempt=args.challenge_attempt, gipf=args.gipf or "")
+        except ValueError as exc:
+            print(f"companion new-game: --challenge: {exc}", file=sys.stderr)
+            return 2
     table = Table(MonotonicClock(), journal_dir, config=cfg)
     try:
-        path = table.start_game(rules_from_config(cfg), names=names, table=args.table)
+        path = table.start_game(rules_from_config(cfg), names=names, table=args.table,
+                                extra=extra)
     except OSError as exc:
         print(f"companion new-game: {journal_dir}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -87,6 +99,16 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--red", help="red player's name")
     p.add_argument("--black", help="black player's name")
     p.add_argument("--table", type=int, help="table number (default from the config)")
+    p.add_argument("--challenge", choices=["red", "black"], metavar="OWNER",
+                   help="a GIPF potential challenge: the colour of the potential's owner "
+                        "(the other colour challenges)")
+    p.add_argument("--challenge-number", type=int, default=1,
+                   help="which challenge of the GIPF game this is (default 1)")
+    p.add_argument("--challenges-allowed", type=int, default=1,
+                   help="challenges the players agreed on for the GIPF game (default 1)")
+    p.add_argument("--challenge-attempt", type=int, default=1,
+                   help="the game number for this challenge (a tie makes another; default 1)")
+    p.add_argument("--gipf", help="the GIPF game's name, for the record")
     p.set_defaults(func=cmd_new_game)
 
     p = sub.add_parser("calibrate", help="measure each hourglass's run time, save it")

@@ -29,8 +29,11 @@ from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
 from companion.keys import SigningKey
+from companion.scenario import MalformedInput
 from companion.tablekey import table_key
 from companion.tamsk.board import COLUMNS, SPACES
+from companion.tamsk.challenge import outcome as challenge_outcome
+from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
 
@@ -132,8 +135,11 @@ class Table:
         names: Mapping[str, str] | None = None,
         table: int | None = None,
         name: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> Path:
-        """Begin a new game now: a new journal with its header, time 0 is this instant."""
+        """Begin a new game now: a new journal with its header, time 0 is this instant.
+
+        ``extra``: more header fields (a GIPF challenge's, from :mod:`.challenge`)."""
         self.close()
         now, wall = self.clock.now(), self.clock.wall()
         stamp = datetime.fromtimestamp(wall, UTC)
@@ -150,6 +156,7 @@ class Table:
             "software": f"companion {__version__}",
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
+            **dict(extra or {}),
         }
         if name:
             self.writer = JournalWriter.create(self.journal_dir / name, header, self.signer)
@@ -632,6 +639,12 @@ class Table:
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry
         state["paused"] = self.paused
+        try:
+            challenge = parse_challenge(self.header)
+        except MalformedInput:  # a hand-edited header: the game goes on, unmarked
+            challenge = None
+        if challenge is not None:  # a GIPF potential challenge: what it decided, on screen
+            state["challenge"] = challenge_outcome(challenge, game.over, state.get("winner"))
         if self.view_filter is not None:
             state = self.view_filter(state)
         return state

@@ -320,3 +320,36 @@ def test_enroll_asks_when_no_fingerprint_is_given(
     monkeypatch.setattr("builtins.input", lambda prompt: "y")
     assert main(["arbiter", "enroll", "4", pub, "--keyring", str(ring)]) == 0
     assert key.public.short_fingerprint in capsys.readouterr().out
+
+
+def test_a_correction_the_arbiter_appends_verifies_only_with_his_key(
+    tmp_path: Path, key: SigningKey, pub: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.tournament.correct import correct
+
+    arbiter = SigningKey.generate()
+    path = write(tmp_path / "g.jsonl", key)
+    correct(path, "result", "the arbiter's ruling", {"winner": "black"}, arbiter)
+    assert records(path)[-1]["signer"] == arbiter.public.line()
+    assert verify_path(path, key=key.public, arbiter_keys=(arbiter.public,)).ok
+    arbiter_pub = tmp_path / "arbiter.pub"
+    arbiter_pub.write_text(arbiter.public.line())
+    rc, out = verify(str(path), "--key", pub, "--arbiter-key", str(arbiter_pub), capsys=capsys)
+    assert rc == 0, out
+    rc, out = verify(str(path), "--key", pub, "--arbiter-key",
+                     SigningKey.generate().public.line(), capsys=capsys)
+    assert rc == 1 and "not the arbiter's" in out
+
+
+def test_a_result_appended_with_a_key_of_his_own_is_refused(
+    tmp_path: Path, key: SigningKey, pub: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.tournament.correct import correct
+
+    arbiter, forger = SigningKey.generate(), SigningKey.generate()
+    path = write(tmp_path / "g.jsonl", key)
+    correct(path, "result", "I won", {"winner": "black"}, forger)
+    verdict = verify_path(path, key=key.public, arbiter_keys=(arbiter.public,))
+    assert not verdict.ok
+    assert verdict.first_bad is not None and verdict.first_bad.line == len(EVENTS) + 2
+    assert "not the arbiter's" in verdict.report()
