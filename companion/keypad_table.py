@@ -71,6 +71,7 @@ class KeypadTable:
         self.warning: str | None = None  # a message from outside the game (see notice)
         self.warning_until = 0.0
         self.changed = True  # something to redraw
+        self._final_written = False  # the journal's last record is the game's final record
         self.key_filter: KeyFilter | None = None  # the Table protocol's arbiter hooks
         self.view_filter: ViewFilter | None = None
 
@@ -151,6 +152,9 @@ class KeypadTable:
         off = max(0.0, self.clock.wall() - last_wall)
         self.writer = writer
         self.header = dict(journal.header)
+        self._final_written = bool(journal.events) and isinstance(
+            journal.events[-1][1].get("final"), dict
+        )
         self.last_t = last_t
         self.mono0 = self.clock.now() - (last_t + off)
         self._clear_error()
@@ -165,9 +169,28 @@ class KeypadTable:
             {"t": t, **body, "wall": round(self.clock.wall(), 3), "src": src}
         )
         self.last_t = t
+        self._final_written = isinstance(body.get("final"), dict)
         if self._on_record is not None:
             self._on_record(sealed)
         return sealed
+
+    def _outcome(self) -> dict[str, Any] | None:
+        """The finished game's result for its final record; None while it is not over (a
+        game that can finish says so)."""
+        return None
+
+    def _final_if_over(self) -> None:
+        """Once the game is over, journal its final record (signed like every record): a
+        journal that ends without one is unfinished or was cut off (``companion verify``)."""
+        if self.writer is None or self._final_written:
+            return
+        outcome = self._outcome()
+        if outcome is not None:
+            final = {**outcome, "records": self.writer.next_seq + 1}
+            self._record(
+                {"ev": "note", "text": "game over: the journal is complete", "final": final},
+                src="table",
+            )
 
     def close(self) -> None:
         if self.writer is not None:
@@ -189,6 +212,7 @@ class KeypadTable:
         self._clear_error()
         self.changed = True
         self._key(raw.name)
+        self._final_if_over()
 
     def _key(self, key: str) -> None:
         raise NotImplementedError

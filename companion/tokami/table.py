@@ -228,6 +228,13 @@ class TokamiTable(KeypadTable):
             game.refused.clear()
         self._refuse(error)
 
+    def _outcome(self) -> dict[str, Any] | None:
+        game = self.game
+        if game is None or not game.is_over():
+            return None
+        return {"winner": game.winner(), "reason": game.reason,
+                **({"resigned": game.as_dict()["resigned"]} if game.reason == "resigned" else {})}
+
     # ------------------------------------------------------------------ views
 
     def view(self) -> dict[str, Any]:

@@ -183,8 +183,10 @@ def test_ending_the_game_at_the_keypad_journals_the_resignation_and_who_resigned
     s.press("112#D")
     assert s.journal_lines()[-1]["ev"] != "resign"  # D only asks
     s.press("#")
-    assert s.journal_lines()[-1]["ev"] == "resign"
-    assert s.journal_lines()[-1]["player"] == "Ben"
+    resign, final = s.journal_lines()[-2:]
+    assert resign["ev"] == "resign" and resign["player"] == "Ben"
+    assert final["final"] == {"winner": "Anna", "reason": "resigned", "resigned": "Ben",
+                              "records": final["seq"] + 1}  # the journal's length
     assert s.view["over"] and s.view["reason"] == "resigned" and s.view["winner"] == "Anna"
     s.press("2")
     assert s.table.error is not None and "resigned" in s.table.error
