@@ -113,7 +113,11 @@ class Daemon:
         header_game = self.table.header.get("game") or registry.DEFAULT_KIND
         newest = find_unfinished(self.table.journal_dir, str(header_game))
         if newest is not None and newest != self.table.journal_path:
-            notes = self.table.resume(newest)
+            try:
+                notes = self.table.resume(newest)
+            except ValueError as exc:  # e.g. signed with another key
+                log.warning("not taken up: %s", exc)
+                return
             log.info("took up %s %s", newest, "; ".join(notes))
 
     def _wakeup(self, now: float) -> float | None:
@@ -279,10 +283,16 @@ async def serve(
         daemon.tickers.append(keypad)
     unfinished = None if new_game else find_unfinished(journal_dir, kind)
     if unfinished is not None:
-        notes = table.resume(unfinished)
-        log.info("resumed %s %s", unfinished, "; ".join(notes))
-        print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
-    else:
+        try:
+            notes = table.resume(unfinished)
+        except ValueError as exc:  # e.g. signed with another key: never appended to
+            log.warning("not resumed: %s", exc)
+            print(f"companion: not resumed: {exc}", file=sys.stderr, flush=True)
+            unfinished = None
+        else:
+            log.info("resumed %s %s", unfinished, "; ".join(notes))
+            print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
+    if unfinished is None:
         path = start_configured_game(table, config)
         print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
     # The key's short fingerprint on the screen at start-up: what the arbiter compares when he
