@@ -239,7 +239,7 @@ async def serve(
     new_game: bool = False,
 ) -> int:
     """Build the table for a backend and run it until SIGTERM."""
-    from companion.hw.display import Display, make_device
+    from companion.hw.display import make_display
     from companion.hw.inputs import GpioInputs
 
     factory: Any = None
@@ -255,7 +255,12 @@ async def serve(
     from companion.arbiter.hooks import ArbiterHooks
 
     kind = registry.configured(config).name
-    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
+    from companion.tablekey import table_key
+
+    # One key signs the journal and what the table publishes (made on first start).
+    hooks = ArbiterHooks(
+        config, clock, loop=asyncio.get_running_loop(), table_key=table_key(config, journal_dir)
+    )
     table = make_table(
         config,
         clock,
@@ -266,7 +271,7 @@ async def serve(
     daemon = Daemon(
         table,
         clock,
-        display=Display(make_device(config, backend), max_fps=config["display"]["max_fps"]),
+        display=make_display(config, backend),
         sounder=sounder,
         notifier=_make_notifier(),
         watchdog_interval=_watchdog_interval(),
@@ -297,8 +302,6 @@ async def serve(
         print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
     # The key's short fingerprint on the screen at start-up: what the arbiter compares when he
     # enrols the table (`companion arbiter enroll`).
-    from companion.tablekey import table_key
-
     fingerprint = table_key(config, journal_dir).public.short_fingerprint
     log.info("table key fingerprint %s", fingerprint)
     table.notice(f"key {fingerprint}", 20.0)

@@ -6,6 +6,7 @@ the command runs, so ``companion simulate`` never loads paho-mqtt or the web ser
 ::
 
     companion arbiter [serve] [--config F] [--host H] [--port P] [--log-dir D] [--tournament T]
+    companion arbiter broker-config DIR [--tables N] [--host NAME]...
     companion arbiter hash-pin [PIN]              (also: companion arbiter --hash-pin)
     companion arbiter sign JOURNAL [--config F]
     companion arbiter verify-result FILE [--journal J] [--config F]
@@ -219,17 +220,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion.arbiter.client import ArbiterClient
     from companion.arbiter.mqtt import MqttMissing
     from companion.arbiter.settings import arbiter_settings, mqtt_settings
+    from companion.arbiter.signing import arbiter_key_path, data_dir, keyring_path
+    from companion.arbiter.tails import TailStore
     from companion.arbiter.web import ArbiterServer
+    from companion.keys import KeyFileError, Keyring, SigningKey
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = _config(args.config)
     mqtt = mqtt_settings(config)
+    settings = arbiter_settings(config)
     try:
-        client = ArbiterClient(mqtt)
+        ring_path = keyring_path(config)
+        keyring = Keyring.load(ring_path) if ring_path.exists() else None
+        key_path = arbiter_key_path(config)
+        signing_key = SigningKey.load(key_path) if key_path.exists() else None
+    except KeyFileError as exc:
+        print(f"companion arbiter: {exc}", file=sys.stderr)
+        return 2
+    if keyring is None:
+        print(f"companion arbiter: no keyring at {ring_path}: every table will show as "
+              "unverified (enrol them: companion arbiter enroll)", file=sys.stderr)
+    if signing_key is None:
+        print(f"companion arbiter: no arbiter key at {key_path}: the page cannot send "
+              "corrections (companion keys init --arbiter)", file=sys.stderr)
+    try:
+        client = ArbiterClient(mqtt, keyring=keyring)
         # The station keeps each table's last (seq, hash): `companion verify --against`.
-        from companion.arbiter.signing import data_dir
-        from companion.arbiter.tails import TailStore
-
         tails = TailStore(Path(args.tails_dir) if args.tails_dir else data_dir() / "tails")
         client.view.on_applied = tails.saw
         client.start()
@@ -239,11 +255,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         server = ArbiterServer(
             client,
-            arbiter_settings(config),
+            settings,
+            signing_key=signing_key,
             host=args.host,
             port=args.port,
             log_dir=Path(args.log_dir) if args.log_dir else None,
             tournament=args.tournament,
+            allowed_hosts=tuple(args.allow_host),
         ).start()
     except OSError as exc:
         client.stop()
@@ -259,6 +277,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         server.stop()
         client.stop()
+    return 0
+
+
+def cmd_broker_config(args: argparse.Namespace) -> int:
+    from companion.arbiter.brokerconfig import write_broker_config
+
+    if args.tables < 1:
+        print("companion arbiter broker-config: --tables must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        setup = write_broker_config(args.dir, range(1, args.tables + 1), hosts=args.host,
+                                    tls_port=args.tls_port, local_port=args.local_port,
+                                    run_as=args.user)
+    except (OSError, ValueError) as exc:
+        print(f"companion arbiter broker-config: {exc}", file=sys.stderr)
+        return 2
+    print(f"broker: mosquitto -c {setup.conf}")
+    print(f"club CA (copy to every table as /etc/companion/club-ca.crt): {setup.ca_file}")
+    print(f"each table's [mqtt] section: {setup.folder / 'tables'}/table-N.toml")
+    print(f"the arbiter's: {setup.folder / 'tables' / 'arbiter.toml'}")
     return 0
 
 
@@ -292,6 +330,9 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tournament", default="", help="the tournament's name, for the sheets")
     p.add_argument("--tails-dir", help="where each table's last (seq, hash) is kept, for "
                    "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a name the page is reached by, besides addresses and this machine's "
+                        "own names (repeatable)")
 
 
 def add_commands(sub: Any) -> None:
@@ -322,6 +363,16 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--keyring", help="the keyring file (default from the config)")
     v.add_argument("--config")
     v.set_defaults(func=cmd_enroll)
+
+    v = verbs.add_parser("broker-config", help="write a locked mosquitto setup for the club")
+    v.add_argument("dir", help="a new folder for mosquitto.conf, passwords, ACL and the CA")
+    v.add_argument("--tables", type=int, default=12, help="tables 1..N get a user (default 12)")
+    v.add_argument("--host", action="append", default=[],
+                   help="the broker's name or address on the club's network (repeatable)")
+    v.add_argument("--tls-port", type=int, default=8883)
+    v.add_argument("--local-port", type=int, default=1883)
+    v.add_argument("--user", default="mosquitto", help="the user mosquitto runs as")
+    v.set_defaults(func=cmd_broker_config)
 
     v = verbs.add_parser("sign", help="sign a finished game's result with the arbiter's key")
     v.add_argument("journal", help="the game's journal")

@@ -6,7 +6,7 @@ The configuration file gains two tables (see ``docs/arbiter.md``)::
     pin_hash = ""            # the PIN's salted scrypt hash (`companion arbiter hash-pin`); "" off
     pin_attempts = 3         # wrong PINs before a lock-out
     pin_lockout_s = 60.0     # the first lock-out; each further one lasts twice as long
-    club_key = ""            # HMAC key for result records and arbiter commands ("" = none)
+    club_key = ""            # HMAC key for result records ("" = none)
     command_max_age_s = 300.0
 
     [mqtt]
@@ -43,8 +43,9 @@ CONFIG_TOML = """\
 pin_hash = ""
 pin_attempts = 3          # wrong PINs in a row before the PIN entry locks
 pin_lockout_s = 60.0      # the first lock-out; each further one lasts twice as long
-# The club's secret for signed results and arbiter commands (the same on every table and on
-# the arbiter's laptop, at least 16 characters); empty: no signing, no commands.
+# The club's secret for signed result records (the same on every table and on the arbiter's
+# laptop, at least 16 characters); empty: results are not signed. Commands are signed with
+# the arbiter's own key (arbiter_key / key_file below).
 club_key = ""
 command_max_age_s = 300.0 # commands issued further than this from the table's clock: refused
 # Tables: the arbiter's public key (the line `companion keys show` prints on the arbiter's

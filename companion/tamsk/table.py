@@ -627,11 +627,12 @@ class Table:
     # ------------------------------------------------------------------ views
 
     def view(self) -> dict[str, Any]:
-        """What the screen shows now: the contract's state plus the table's extras."""
+        """What the screen shows now: the contract's live state (without the records that
+        only grow: see :meth:`Game.snapshot`) plus the table's extras."""
         game = self.game
         if game is None:
             return {"game": None, "kind": self.header.get("game") or "tamsk"}
-        state = game.snapshot()
+        state = game.snapshot(history=False)  # the latest penalty, not the whole record
         state["names"] = dict(self.header.get("names") or {})
         state["periods"] = {g: game.glasses[g].period for g in GLASSES}
         state["warning"] = self.error or self.warning
