@@ -491,6 +491,11 @@ class Table:
         if self._on_record is not None:
             self._on_record(sealed)
 
+    def _arbiter_mode(self) -> bool:
+        """Whether the configuration sets an arbiter PIN (arbiter mode at this table)."""
+        section = self.config.get("arbiter")
+        return isinstance(section, Mapping) and bool(str(section.get("pin_hash", "")).strip())
+
     def _final_if_over(self) -> None:
         """Once the game is over, journal its final record (signed like every record): a
         journal that ends without one is unfinished or was cut off (``companion verify``).
@@ -585,9 +590,16 @@ class Table:
                 self._queue_motion(motion)
         for name, b in self.buttons.items():
             if b.poll(now) == "hold" and name == "menu" and self.game is not None:
-                # A long press on MENU: the arbiter (or both players) stop the game here.
+                # A long press on MENU: the players stop the game here, at a casual table. With
+                # arbiter mode on (a PIN configured), ending a game is the arbiter's (***).
+                at = b.changed_at + (b.hold or 0.0)
+                if self._arbiter_mode() and not self.game.over:
+                    self._show_error("the arbiter ends the game (*** and the PIN)", at)
+                    self._sound("error")
+                    self._queue(at, {"ev": "note", "text": "menu: ending refused: arbiter mode"})
+                    continue
                 self.paused = False
-                self._queue(b.changed_at + (b.hold or 0.0), {"ev": "end"})
+                self._queue(at, {"ev": "end"})
         if self.error is not None and now >= self.error_until:
             self.error = None
             self.changed = True

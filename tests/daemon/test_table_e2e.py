@@ -153,6 +153,21 @@ def test_a_glass_about_to_run_out_is_warned(tmp_path: Path) -> None:
     assert rig.samples["low"]["view"]["warning"] == "r1 < 10 s"
 
 
+def test_with_arbiter_mode_on_a_long_press_on_menu_does_not_end_the_game(tmp_path: Path) -> None:
+    from companion.arbiter.pin import hash_pin
+    from companion.config import defaults
+
+    config = defaults()
+    config["arbiter"]["pin_hash"] = hash_pin("2468", n=16)
+    rig = make_rig(tmp_path, config=config)
+    rig.flip(3.0, "r1")
+    rig.press(5.0, "menu", hold=2.5)
+    rig.run(until=9.0)
+    assert "end" not in [e["ev"] for e in rig.game_events()]
+    assert rig.table.game is not None and not rig.table.game.over
+    assert "error" in [s for _, s in rig.sounds]
+
+
 def test_a_long_press_on_menu_ends_the_game(tmp_path: Path) -> None:
     rig = make_rig(tmp_path)
     rig.flip(3.0, "r1")
