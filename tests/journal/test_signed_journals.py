@@ -7,10 +7,13 @@ one attack, named after it; each checks the exit code and that the first bad rec
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion import journal
 from companion.arbiter.tails import TailStore
@@ -353,3 +356,21 @@ def test_a_result_appended_with_a_key_of_his_own_is_refused(
     assert not verdict.ok
     assert verdict.first_bad is not None and verdict.first_bad.line == len(EVENTS) + 2
     assert "not the arbiter's" in verdict.report()
+
+
+@settings(max_examples=60, deadline=None)
+@given(index=st.integers(0, len(EVENTS)), value=st.floats(0.0, 1e6, allow_nan=False))
+def test_any_record_edited_and_rechained_is_named_as_the_first_bad_one(
+    index: int, value: float
+) -> None:
+    key = SigningKey.generate()
+    with tempfile.TemporaryDirectory() as d:
+        path = write(Path(d) / "g.jsonl", key)
+        recs = records(path)
+        if recs[index].get("wall0") == value or recs[index].get("t") == value:
+            return  # not an edit
+        recs[index]["wall0" if index == 0 else "t"] = value
+        path.write_bytes(rechain(recs))
+        verdict = verify_path(path, key=key.public)
+        assert not verdict.ok
+        assert verdict.first_bad is not None and verdict.first_bad.line == index + 1
