@@ -212,6 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_key_commands(sub)  # "keys init|show"
 
+    from companion.newgame import add_parser as add_new_game_parser
+
+    add_new_game_parser(sub)
+
     from companion.replay.cli import add_parsers as add_replay_parsers
 
     add_replay_parsers(sub)  # "replay" and "notation"

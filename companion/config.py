@@ -35,6 +35,11 @@ backend = "pi"
 # older Pis with RPi.GPIO.
 pin_factory = ""
 hub_port = "/dev/ttyACM0"
+# Whether the wall clock may measure a power cut (the sand that ran while the table was dark):
+# "auto" asks the machine (a real-time clock set the time, or NTP is synchronised; see
+# hardware/README.md for a DS3231), "trusted" always, "untrusted" never (the game resumes held
+# at the cut and the players confirm the sand).
+wall_clock = "auto"
 
 [game]
 kind = "tamsk"        # "tamsk", "tantrix", "tokami" or "puzzle" (Tantrix Discovery)
@@ -197,6 +202,8 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError(f"'game.kind' must be one of {', '.join(kinds)}")
     for kind in registry.kinds().values():  # each game checks its own settings
         kind.validate_config(config)
+    if config["table"]["wall_clock"] not in ("auto", "trusted", "untrusted"):
+        raise ConfigError("'table.wall_clock' must be auto, trusted or untrusted")
     if config["table"]["backend"] not in ("pi", "hub", "mock", "desktop"):
         raise ConfigError("'table.backend' must be pi, hub, mock or desktop")
     for glass, seconds in config["calibration"].items():

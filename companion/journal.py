@@ -379,8 +379,13 @@ class JournalWriter:
         first = dict(header, journal=header.get("journal", FORMAT))
         if signer is not None:
             first[SIGNER] = signer.public.line()
-        writer.append(first)
-        _fsync_dir(path.parent)
+        try:
+            writer.append(first)
+            _fsync_dir(path.parent)
+        except OSError:  # a full disk: leave no empty journal behind (we made the file)
+            writer.close()
+            path.unlink(missing_ok=True)
+            raise
         return writer
 
     @classmethod
@@ -453,10 +458,20 @@ class JournalWriter:
         line, h, sig = _seal(body, self.next_seq, self.last_hash, self.signer)
         data = (line + "\n").encode("utf-8")
         view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
-        _sync(self._fd)
+        start = os.lseek(self._fd, 0, os.SEEK_END)
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            _sync(self._fd)
+        except OSError:
+            # A full disk (or a failing card): take back whatever part of the line got in, so
+            # the journal ends on its last acknowledged record and the next append fits on.
+            try:
+                os.ftruncate(self._fd, start)
+            except OSError:
+                pass
+            raise
         record = dict(body)
         record.update(seq=self.next_seq, prev=self.last_hash, hash=h)
         if sig is not None:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.keys import KeyFileError, SigningKey, loose_permissions
+from companion.keys import KeyFileError, PublicKey, SigningKey, loose_permissions
 
 KEY_NAME = "table.key"
 
@@ -89,6 +89,22 @@ def _give_to_service_user(path: Path) -> None:
             os.chown(p, st.st_uid, st.st_gid)
         except OSError:
             pass
+
+
+def key_for_journal(path: str | Path, named: PublicKey) -> SigningKey | None:
+    """The table's private key that signed a journal (its header ``named`` it), to append to
+    the journal from another part of the table's software (ending a game ``new-game``
+    replaced): a key this process already loaded, else the one beside the journals
+    (``JOURNAL_DIR/keys/table.key``). None when neither is that key."""
+    for key in _loaded.values():
+        if key.public == named:
+            return key
+    beside = Path(path).parent / "keys" / KEY_NAME
+    try:
+        key = load_or_init(beside, create=False)
+    except (KeyFileError, OSError):
+        return None
+    return key if key.public == named else None
 
 
 def forget_loaded() -> None:

@@ -164,7 +164,8 @@ class TablePublisher:
         """Say offline, disconnect, and end the thread."""
         self._stop.set()
         self._wake()
-        self._thread.join(timeout)
+        if self._thread.ident is not None:  # never started (a daemon stopped before attach)
+            self._thread.join(timeout)
         self._wake_r.close()
         self._wake_w.close()
 

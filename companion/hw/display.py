@@ -56,7 +56,7 @@ def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Im
     kind = view.get("game") or view.get("kind")
     if kind is None:
         return screens.error_screen(
-            "Hold MENU or type on the keypad to start a game",
+            str(view.get("warning") or "Hold MENU or type on the keypad to start a game"),
             title="companion",
             size=size,
             mode=mode,

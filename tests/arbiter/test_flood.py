@@ -60,7 +60,7 @@ def test_a_command_flood_is_counted_not_journaled_and_inputs_go_on(
                 if i % 100 == 0:  # the players play on meanwhile
                     table.feed(RawInput("key", "A", True, clock.now()))
                     await asyncio.sleep(0)
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + 60  # generous: CI machines may be loaded
             while hooks.station.gate.refused_total < FLOOD and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
         finally:
@@ -74,7 +74,8 @@ def test_a_command_flood_is_counted_not_journaled_and_inputs_go_on(
         return records, refused, int(over)
 
     records, refused, over = asyncio.run(daemon())
-    assert refused == FLOOD and not over
+    assert refused == FLOOD, f"only {refused} of {FLOOD} forged commands were seen and refused"
+    assert not over
     notes = [r for r in records if r.get("arbiter") == "commands-refused"]
     assert len(notes) == 1  # the first refusal, summarised at once; the rest wait a minute
     assert not any(r.get("ev") == "correct" for r in records)

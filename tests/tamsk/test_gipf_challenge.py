@@ -101,6 +101,7 @@ def test_new_game_challenge_writes_the_header_fields(tmp_path: Path,
     config = tmp_path / "config.toml"
     config.write_text("")
     assert main(["new-game", "--config", str(config), "--journal-dir", str(tmp_path / "j"),
+                 "--as-root",  # when the tests run as root: a test folder, no service appends
                  "--red", "Zoë", "--black", "Jiří", "--challenge", "black",
                  "--challenge-number", "1", "--challenges-allowed", "2", "--gipf", "club"]) == 0
     path = Path(capsys.readouterr().out.strip().splitlines()[0])
@@ -108,7 +109,7 @@ def test_new_game_challenge_writes_the_header_fields(tmp_path: Path,
     assert header["challenge"] == {"owner": "black", "challenger": "red", "number": 1,
                                    "allowed": 2, "attempt": 1, "gipf": "club"}
     assert main(["new-game", "--config", str(config), "--journal-dir", str(tmp_path / "j"),
-                 "--challenge", "red", "--challenge-number", "3"]) == 2
+                 "--as-root", "--challenge", "red", "--challenge-number", "3"]) == 2
     assert "allows 1" in capsys.readouterr().err
 
 
