@@ -249,8 +249,12 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
             pass
         hooks.close()
         inputs.close()
+    from companion.keys import public_path
+    from companion.tablekey import key_path
+
     try:
         print(f"\njournal: {path}")
+        print(f"table key: {public_path(key_path(config, table.journal_dir))}")
     except OSError:
         pass
     return 0

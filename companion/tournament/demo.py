@@ -206,7 +206,7 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
     club_key = secrets.token_hex(16)
     arbiter_config = defaults()
-    arbiter_config["arbiter"].update(pin_sha256=hash_pin(PIN), club_key=club_key,
+    arbiter_config["arbiter"].update(pin_hash=hash_pin(PIN), club_key=club_key,
                                      key_file=str(keys / "arbiter.key"),
                                      keyring=str(keys / "keyring.json"))
 

@@ -44,7 +44,7 @@ def club(tmp_path: Path) -> Path:
 
 def serve(tmp_path: Path) -> tuple[ArbiterServer, PairingRecorder]:
     source = PairingRecorder()
-    settings = ArbiterSettings(pin_sha256=hash_pin(PIN))
+    settings = ArbiterSettings(pin_hash=hash_pin(PIN))
     server = ArbiterServer(source, settings, port=0, signing_key=ARBITER,
                            tournament_file=club(tmp_path))
     return server.start(), source
