@@ -113,6 +113,8 @@ class ArbiterHooks:
         open game: a table that had none, or another kind's, gets the new game's)."""
         path = start(table, self.config)
         self.station = station_for(table, self.clock)
+        if self.publisher is not None and path is not None:
+            self.publisher.follow(path)  # the new game's header goes out before its first move
         return path
 
     def key(self, key: str, t_mono: float) -> bool:

@@ -29,6 +29,7 @@ from companion.tournament.record import header_names
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
 from tests.arbiter.keys import ARBITER, fixed_key, table_arbiter
+from tests.arbiter.test_every_kind_publishes import Listener
 
 
 def table_config(kind: str, number: int = 3) -> dict[str, Any]:
@@ -193,6 +194,7 @@ def test_tournament_pair_send_reaches_a_running_table(tmp_path: Path, broker: Br
         f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\n'
     )
     journals = tmp_path / "journals"
+    listener = Listener(broker.port)
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "run", "--config", str(table_toml),
          "--backend", "mock", "--journal-dir", str(journals), "--pins-from-stdin"],
@@ -218,6 +220,8 @@ def test_tournament_pair_send_reaches_a_running_table(tmp_path: Path, broker: Br
         assert header is not None
         assert (header["round"], header["board"]) == (1, 1)
         assert sorted(header["names"].values()) == ["Ada", "Bob"]
+        assert wait_until(lambda: any(  # the new game's header is published before a move
+            m.get("seq") == 0 and m["record"].get("round") == 1 for m in listener.on("events")))
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=15)
         assert proc.returncode == 0
@@ -225,3 +229,4 @@ def test_tournament_pair_send_reaches_a_running_table(tmp_path: Path, broker: Br
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+        listener.close()
