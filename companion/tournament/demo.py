@@ -7,8 +7,9 @@ What it does, in order (every part is the real thing, only the players are simul
    it (local, plain listener; the TLS listener is configured too);
 2. makes the arbiter's Ed25519 key, one key per table, and enrols the tables in the keyring;
 3. opens two tables per game kind that has simulated players (a ``club_demo`` module in its
-   package), each the real table controller of that game with the daemon's arbiter hooks
-   (publisher, pairing desk), on a fake clock for game time, so a game takes seconds;
+   package: six tables today), each the real table controller of that game with the daemon's
+   arbiter hooks (publisher, pairing desk), on a fake clock for game time, so a game takes
+   seconds;
 4. serves the arbiter's page (the real aiohttp page, fed by the real MQTT client);
 5. for each game a round-robin tournament of four players; three rounds, each paired by the
    software and sent to the tables as signed pairing commands; at each table the players
@@ -60,7 +61,8 @@ from companion.tournament.model import Result, Tournament, TournamentError, slug
 from companion.tournament.send import pairing_bodies, send_commands
 from companion.tournament.standings import record_from_journal, standings
 
-PLAYERS = ("Alice", "Boris", "Clara", "Dmitri", "Eva", "Filip", "Greta", "Hugo")
+PLAYERS = ("Alice", "Boris", "Clara", "Dmitri", "Eva", "Filip", "Greta", "Hugo", "Ilse",
+           "Jonas", "Karla", "Luboš")
 TABLES_PER_GAME = 2
 ROUNDS = 3
 #: The demo's arbiter PIN (printed: the page's correction and pairing forms ask for it).
@@ -388,8 +390,10 @@ def write_exports(t: Tournament, folder: Path) -> list[Path]:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """``companion tournament demo``."""
+    import logging
     import tempfile
 
+    logging.basicConfig(level=logging.ERROR)  # the tables' routine warnings stay off the story
     folder = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="companion-evening-"))
     print(f"companion tournament demo: a club evening in {folder}", flush=True)
     try:
