@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from companion import registry
+from companion import journal, registry
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.tables import Table, find_unfinished, make_table, start_configured_game
@@ -113,8 +113,9 @@ class Daemon:
         header_game = self.table.header.get("game") or registry.DEFAULT_KIND
         newest = find_unfinished(self.table.journal_dir, str(header_game))
         if newest is not None and newest != self.table.journal_path:
-            notes = self.table.resume(newest)
-            log.info("took up %s %s", newest, "; ".join(notes))
+            was = self.table.journal_path
+            if not take_up(self.table, newest) and was is not None:
+                take_up(self.table, was)  # back to the game in play
 
     def _wakeup(self, now: float) -> float | None:
         times = []
@@ -192,6 +193,25 @@ class Daemon:
             stop_task.cancel()
             self.notifier.stopping()
             self.table.close()
+
+
+#: How long the screen says that a damaged record was set aside at a resume.
+DAMAGE_NOTICE_S = 20.0
+
+
+def take_up(table: Table, path: Path) -> bool:
+    """Resume the game in ``path``; False (logged) when it cannot be, so the caller starts a
+    new game instead: no content of a journal may stop the table. When damaged records were
+    set aside (:data:`journal.DAMAGE_NOTE`) the screen says so."""
+    try:
+        notes = table.resume(path)
+    except Exception as exc:  # whatever the bytes on disk: logged, and the table goes on
+        log.error("%s: cannot resume, starting a new game: %s", path, exc)
+        return False
+    log.info("resumed %s %s", path, "; ".join(notes))
+    if any(note.startswith(journal.DAMAGE_NOTE) for note in notes):
+        table.notice("record damaged: see verify", DAMAGE_NOTICE_S)
+    return True
 
 
 # ---------------------------------------------------------------------- building a table
@@ -278,9 +298,7 @@ async def serve(
     if keypad is not None and hasattr(keypad, "poll"):
         daemon.tickers.append(keypad)
     unfinished = None if new_game else find_unfinished(journal_dir, kind)
-    if unfinished is not None:
-        notes = table.resume(unfinished)
-        log.info("resumed %s %s", unfinished, "; ".join(notes))
+    if unfinished is not None and take_up(table, unfinished):
         print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
     else:
         path = start_configured_game(table, config)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion import journal as journal_mod
 from companion.arbiter.actions import Correct, Note, SetOption
 from companion.arbiter.commands import CommandGate
 from companion.arbiter.kinds import KeypadMenu, arbiter_for
@@ -233,18 +234,14 @@ class ArbiterStation:
         if path is None or path == self._remembered:
             return
         self._remembered = path
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError:
-            return
-        for line in lines:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            nonce = record.get("nonce") if isinstance(record, dict) else None
-            if isinstance(nonce, str):
-                self.gate.remember(nonce)
+        try:  # line by line, intact records only: no bytes on disk stop the station
+            with open(path, "rb") as stream:
+                for _line, record in journal_mod.Scan(stream):
+                    nonce = record.get("nonce")
+                    if isinstance(nonce, str):
+                        self.gate.remember(nonce)
+        except OSError as exc:
+            log.warning("%s: cannot read the nonces used: %s", path, exc)
 
     def command(self, payload: bytes | str | Mapping[str, Any]) -> Outcome:
         """Carry out one arbiter command from MQTT, or refuse it (and journal why)."""
