@@ -202,22 +202,40 @@ class Scan:
                 )
                 record = None
             else:
-                problem, record = _check_line(raw, number, offset, self._prev, self._seq)
+                problem, record = _check_line(raw, number, offset)
+                if record is not None and (problem := self._out_of_chain(record, number, offset)):
+                    record = None
             if record is None:
                 assert problem is not None
                 self._pending.append((problem, end))
                 continue
-            if self._pending:  # the damage before this record is in the middle
-                for damage, damage_end in self._pending:
-                    journal.problems.append(damage)
-                    journal.damaged.append((damage.offset, damage_end))
-                self._pending.clear()
-            elif problem is not None:  # an intact record out of chain or out of order
-                journal.problems.append(problem)
+            for damage, damage_end in self._pending:  # damage before an intact record
+                journal.problems.append(damage)  # is in the middle
+                journal.damaged.append((damage.offset, damage_end))
+            self._pending.clear()
             body = self._take(record, number, offset, end)
             if body is not None:
                 yield number, body
         self._finish()
+
+    def _out_of_chain(self, record: dict[str, Any], number: int, offset: int) -> Problem | None:
+        """Why a record that checks itself does not follow the last intact one, if it does
+        not. Right after damaged lines a break is expected (the damage held the link), so any
+        later ``seq`` is taken up; an older one (a stale block of the card) never is."""
+        seq = record.get("seq")
+        if record.get("prev") == self._prev and seq == self._seq:
+            return None
+        later = isinstance(seq, int) and not isinstance(seq, bool) and seq >= self._seq
+        if self._pending and later:
+            return None
+        if record.get("prev") != self._prev:
+            return Problem(
+                number,
+                offset,
+                "chain",
+                "the record before this one was removed, inserted, reordered or edited",
+            )
+        return Problem(number, offset, "seq", f"record number {seq!r}, expected {self._seq}")
 
     def _take(
         self, record: dict[str, Any], number: int, offset: int, end: int
@@ -283,8 +301,10 @@ def read_stream(stream: IO[bytes]) -> Journal:
 
 
 def _check_line(
-    raw: bytes, number: int, offset: int, prev: str, seq: int
+    raw: bytes, number: int, offset: int
 ) -> tuple[Problem | None, dict[str, Any] | None]:
+    """The record on one line when it checks itself (canonical text, its own hash), else why
+    not: a line that does not is damage and is never folded."""
     try:
         text = lines.decode(raw, number)
         record = lines.loads(text, number)
@@ -310,21 +330,6 @@ def _check_line(
         return Problem(
             number, offset, "hash", "this record was edited or damaged (its hash does not match)"
         ), None
-    if record.get("prev") != prev:
-        return (
-            Problem(
-                number,
-                offset,
-                "chain",
-                "the record before this one was removed, inserted, reordered or edited",
-            ),
-            record,
-        )
-    if record.get("seq") != seq:
-        return (
-            Problem(number, offset, "seq", f"record number {record.get('seq')!r}, expected {seq}"),
-            record,
-        )
     return None, record
 
 

@@ -57,7 +57,7 @@ def verify_path(path: str | Path) -> Verdict:
     j = journal_mod.read_path(path)
     bad = journal_mod.refused(j)
     if bad is not None:
-        raise MalformedInput(bad.message, bad.line)
+        raise MalformedInput(f"{bad.message} (at byte {bad.offset})", bad.line)
     verdict = Verdict(str(path), j)
     if j.header is None:
         return verdict
