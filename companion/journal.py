@@ -184,7 +184,7 @@ class Scan:
         first, self._first = self._first, None
         if first is not None:
             yield first
-            yield from self._run
+        yield from self._run
 
     def _records(self, stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
         journal = self.journal

@@ -24,7 +24,7 @@ class Verdict:
 
     def report(self) -> str:
         j = self.journal
-        lines = [f"{self.path}: {len(j.events) + (1 if j.header else 0)} records"]
+        lines = [f"{self.path}: {j.records} records"]
         if j.intact:
             lines.append("hash chain intact: no record was edited, removed, inserted or reordered")
         else:
@@ -52,23 +52,37 @@ class Verdict:
 
 
 def verify_path(path: str | Path) -> Verdict:
-    """Check a journal; a line beyond the readers' limits (a hostile file, see
+    """Check a journal, folding its records while they are read (memory does not grow with the
+    journal's length); a line beyond the readers' limits (a hostile file, see
     :mod:`companion.lines`) raises MalformedInput naming it."""
-    j = journal_mod.read_path(path)
+    with open(path, "rb") as stream:
+        scan = journal_mod.Scan(stream)
+        verdict = Verdict(str(path), scan.journal)
+        verdict.result = _fold(verdict, scan)
+    j = scan.journal
     bad = journal_mod.refused(j)
     if bad is not None:
         raise MalformedInput(f"{bad.message} (at byte {bad.offset})", bad.line)
-    verdict = Verdict(str(path), j)
-    if j.header is None:
-        return verdict
-    game = j.game
-    try:
-        sim = simulator_for(str(game))
-    except ImportError:
-        verdict.rule_errors.append(f"unknown game {game!r} in the header")
-        return verdict
-    try:
-        verdict.result = sim.simulate(dict(j.header), list(j.events))
-    except MalformedInput as exc:
-        verdict.rule_errors.append(str(exc))
     return verdict
+
+
+def _fold(verdict: Verdict, scan: journal_mod.Scan) -> dict[str, Any] | None:
+    """The rules' result for the intact records (read to the end whatever happens, so the
+    journal's problems are all found)."""
+    header = scan.journal.header
+    try:
+        if header is None:
+            return None
+        try:
+            sim = simulator_for(str(header.get("game")))
+        except ImportError:
+            verdict.rule_errors.append(f"unknown game {header.get('game')!r} in the header")
+            return None
+        try:
+            return sim.simulate(dict(header), scan)
+        except MalformedInput as exc:
+            verdict.rule_errors.append(str(exc))
+            return None
+    finally:
+        for _ in scan:  # whatever the fold did not read
+            pass
