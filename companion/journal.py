@@ -13,9 +13,16 @@ journal like any scenario. Each record also carries:
 
 Records are written in canonical form (compact JSON, keys in written order), so any edit,
 deletion, insertion or reordering breaks either the canonical form, a ``hash`` or a ``prev``,
-and :func:`verify_bytes` says where. A power cut can leave the last line torn: reading drops it
-with a note and loses nothing before it, and :meth:`JournalWriter.resume` keeps the torn bytes
-beside the journal (``FILE.torn``) before it cuts them off and appends again.
+and :func:`read_stream` says where. The newline ends a record and its ``hash`` checks it: a line
+whose text is not canonical or whose hash does not match is damage, and is never folded.
+
+- After a power cut the end of the file may hold a torn line, or whatever the card wrote there
+  (garbage, zeros, lines of it): everything after the last intact record is the *torn tail*,
+  and :meth:`JournalWriter.resume` copies it to ``FILE.torn`` before cutting it off, so nothing
+  acknowledged (fsynced with its newline) is lost and nothing unwritten is folded.
+- A damaged line followed by intact records is damage in the middle: it stays in the file (a
+  journal is never rewritten), the resume copies it byte for byte to ``FILE.quarantine``, and the
+  game goes on from the intact records; ``companion verify`` reports it with its byte offset.
 
 Durability: :meth:`JournalWriter.append` returns only after the line is on disk
 (``os.write`` then ``os.fsync``), so a caller may acknowledge the input once it returns.
@@ -176,7 +183,7 @@ class Scan:
         self.journal = Journal(header=None)
         self._prev = GENESIS
         self._seq = 0
-        self._pending: list[tuple[Problem, int]] = []  # damaged lines not yet followed
+        self._pending: _Run | None = None  # damaged lines not yet followed by an intact one
         self._run = self._records(stream)
         self._first = next(self._run, None)  # reads the header (and the first event)
 
@@ -190,7 +197,7 @@ class Scan:
         journal = self.journal
         for number, offset, raw, complete in _lines(stream):
             if not complete:
-                self._pending.append((_torn(number, offset), offset))
+                self._damage(_torn(number, offset), offset)
                 break
             end = stream.tell() if raw is None else offset + len(raw) + 1
             if raw is None:
@@ -207,16 +214,27 @@ class Scan:
                     record = None
             if record is None:
                 assert problem is not None
-                self._pending.append((problem, end))
+                self._damage(problem, end)
                 continue
-            for damage, damage_end in self._pending:  # damage before an intact record
-                journal.problems.append(damage)  # is in the middle
-                journal.damaged.append((damage.offset, damage_end))
-            self._pending.clear()
+            if self._pending is not None:  # damage before an intact record is in the middle
+                journal.problems += self._pending.problems()
+                journal.damaged.append((self._pending.first.offset, self._pending.end))
+                self._pending = None
             body = self._take(record, number, offset, end)
             if body is not None:
                 yield number, body
         self._finish()
+
+    def _damage(self, problem: Problem, end: int) -> None:
+        """One more damaged line: consecutive ones make one run (kept in constant memory)."""
+        run = self._pending
+        if run is None:
+            self._pending = _Run(problem, end)
+            return
+        run.end = end
+        run.lines += 1
+        if problem.kind == "refused" and run.refused is None:
+            run.refused = problem
 
     def _out_of_chain(self, record: dict[str, Any], number: int, offset: int) -> Problem | None:
         """Why a record that checks itself does not follow the last intact one, if it does
@@ -226,7 +244,7 @@ class Scan:
         if record.get("prev") == self._prev and seq == self._seq:
             return None
         later = isinstance(seq, int) and not isinstance(seq, bool) and seq >= self._seq
-        if self._pending and later:
+        if self._pending is not None and later:
             return None
         if record.get("prev") != self._prev:
             return Problem(
@@ -260,8 +278,8 @@ class Scan:
 
     def _finish(self) -> None:
         journal = self.journal
-        if self._pending:  # nothing intact after it: the torn tail
-            journal.tail = [problem for problem, _ in self._pending]
+        if self._pending is not None:  # nothing intact after it: the torn tail
+            journal.tail = self._pending.problems()
             first = journal.tail[0]
             if first.kind != "torn":
                 first = Problem(
@@ -276,6 +294,29 @@ class Scan:
         journal.next_seq = self._seq
         if journal.header is None and journal.torn is None and not journal.problems:
             journal.problems.append(Problem(1, 0, "header", "the journal is empty"))
+
+
+@dataclass
+class _Run:
+    """Consecutive damaged lines: the first one's problem, where the run ends, how many lines,
+    and the first line in it beyond the readers' limits (a hostile file)."""
+
+    first: Problem
+    end: int
+    lines: int = 1
+    refused: Problem | None = None
+
+    def __post_init__(self) -> None:
+        if self.first.kind == "refused":
+            self.refused = self.first
+
+    def problems(self) -> list[Problem]:
+        """What to report: the first line (with how many follow it) and the refused one."""
+        first = self.first
+        if self.lines > 1:
+            first.message += f" (and the {self.lines - 1} lines after it, to byte {self.end})"
+        extra = self.refused
+        return [first] if extra is None or extra is first else [first, extra]
 
 
 def _torn(number: int, offset: int) -> Problem:

@@ -174,3 +174,12 @@ def test_the_daemon_starts_on_a_journal_with_a_non_utf8_line_in_the_middle(
     assert "Traceback" not in done.stderr
     assert f"resumed {path}" in done.stderr
     assert NOT_UTF8 in quarantined(path)
+
+
+def test_a_run_of_damaged_lines_is_one_problem_and_one_quarantined_range(tmp_path: Path) -> None:
+    """A block of garbage lines (a card's bad block) costs one entry, not one per line."""
+    path, offset = damaged_journal(tmp_path, b"\n" * 100_000 + b"x" * 50)
+    found = read_path(path)
+    assert len(found.problems) == 1 and len(found.damaged) == 1
+    assert "100000 lines after it" in str(found.problems[0])
+    assert [body for _, body in found.events] == [EVENTS[0], *EVENTS[2:]]
