@@ -1,7 +1,7 @@
 """`companion archive --before DATE`: old finished journals into one compressed tarball.
 
-A season leaves thousands of journals in the folder. Start-up no longer opens finished ones
-(:mod:`companion.finished`), but the folder still grows; this moves the finished journals last
+A season leaves thousands of journals in the folder. Start-up opens only the current game's,
+but the folder still grows; this moves the finished journals last
 written before ``DATE`` (with their ``.torn`` and ``.quarantine`` files) into
 ``archive-before-DATE-NOW.tar.xz`` in the same folder. The tarball is written, synced, then read
 back and every member compared byte for byte (SHA-256) with the file on disk; only then are the
@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import IO
 
 from companion import journal, registry
-from companion.finished import FinishedIndex
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +51,6 @@ class Plan:
 def plan(folder: Path, before: date) -> Plan:
     """The finished journals in ``folder`` last written before ``before`` (UTC)."""
     cutoff = datetime(before.year, before.month, before.day, tzinfo=UTC).timestamp()
-    index = FinishedIndex(folder)
     found = Plan()
     for path in sorted(folder.glob("*.jsonl")):
         try:
@@ -60,7 +58,7 @@ def plan(folder: Path, before: date) -> Plan:
                 continue
         except OSError:
             continue
-        why = None if path in index else _not_finished(path)
+        why = _not_finished(path)
         if why is None:
             found.journals.append(path)
         else:
@@ -138,7 +136,6 @@ def archive(folder: Path, before: date, now: datetime) -> tuple[Path | None, Pla
     for path in files:
         path.unlink()
     journal._fsync_dir(folder)
-    FinishedIndex(folder).forget({p.name for p in found.journals})
     return target, found
 
 

@@ -81,6 +81,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return desktop_main(cfg, journal_dir)
     from gpiozero.exc import BadPinFactory
 
+    from companion.hw.display import DisplayMissing
+
     try:
         return asyncio.run(
             serve(
@@ -94,6 +96,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
+    except DisplayMissing as exc:
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
     except BadPinFactory:
         print(
             "companion run: no GPIO on this machine (not a Raspberry Pi, or lgpio missing: "
@@ -112,10 +117,45 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_hub(args: argparse.Namespace) -> int:
+    import os
+    import stat
+
     from companion.hub.__main__ import main as hub_main
 
+    try:
+        is_device = stat.S_ISCHR(os.stat(args.port).st_mode)
+    except OSError:
+        is_device = False
+    if not is_device:
+        print(f"companion hub: {args.port}: no such serial device (is the hub plugged in? "
+              "`ls /dev/ttyACM*` lists the candidates)", file=sys.stderr)
+        return 2
     rc = hub_main([args.action, args.port])
     return int(rc or 0)
+
+
+def _language(text: str) -> str:
+    from companion import i18n
+
+    try:
+        return i18n.check(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+LANG_HELP = "the players' language: en, fr or cs (default: [table] language, then LANG)"
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on ``parser`` and every command under it (``companion demo --lang fr`` and
+    ``companion --lang fr demo`` both work)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                if "--lang" not in child._option_string_actions:
+                    child.add_argument("--lang", type=_language, default=argparse.SUPPRESS,
+                                       help=LANG_HELP)
+                _add_lang(child)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,6 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Keeps a Tamsk, Tantrix or Tokami table honest, timed and recorded.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--lang", type=_language, help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -158,6 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a game journal (.jsonl)")
     p.set_defaults(func=cmd_verify)
 
+    from companion.keymap import add_command as add_keys_command
+
+    add_keys_command(sub)  # "keys": the key map (--help prints it)
+
+    from companion.newgame import add_parser as add_new_game_parser
+
+    add_new_game_parser(sub)
+
     from companion.replay.cli import add_parsers as add_replay_parsers
 
     add_replay_parsers(sub)  # "replay" and "notation"
@@ -170,16 +219,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arbiter_commands(sub)  # "arbiter ..." and "dispute"
 
+    from companion.tournament.cli import add_commands as add_tournament_commands
+
+    add_tournament_commands(sub)  # "tournament ..."
+
     from companion import registry
 
     for kind in registry.kinds().values():  # each game's own commands
         kind.add_commands(sub)
+    _add_lang(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from companion import i18n
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    i18n.use(args.lang)  # None: the environment's, until a config names one
     try:
         rc: int = args.func(args)
     except BrokenPipeError:  # e.g. `companion simulate x | head`

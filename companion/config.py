@@ -21,6 +21,9 @@ DEFAULT_TOML_BODY = """\
 
 [table]
 number = 1
+# The players' language on the OLED and in replays: "en", "fr" or "cs"; "" follows the
+# environment (LANG). `--lang` on the command line wins over this.
+language = ""
 # Where game journals are written (systemd's StateDirectory).
 journal_dir = "/var/lib/companion"
 # Which backend drives the table: "pi" (GPIO on this Pi), "hub" (the Pico sensor hub on USB),
@@ -30,6 +33,11 @@ backend = "pi"
 # older Pis with RPi.GPIO.
 pin_factory = ""
 hub_port = "/dev/ttyACM0"
+# Whether the wall clock may measure a power cut (the sand that ran while the table was dark):
+# "auto" asks the machine (a real-time clock set the time, or NTP is synchronised; see
+# hardware/README.md for a DS3231), "trusted" always, "untrusted" never (the game resumes held
+# at the cut and the players confirm the sand).
+wall_clock = "auto"
 
 [game]
 kind = "tamsk"        # "tamsk", "tantrix", "tokami" or "puzzle" (Tantrix Discovery)
@@ -99,6 +107,13 @@ i2c_address = 0x3C
 width = 128
 height = 64
 rotate = 0
+# The colour SSD1351 on SPI (hardware/pinmap.toml, variant spi_display): /dev/spidev0.0, its
+# DC line on GPIO 9; reset_pin -1 when RST is tied high (not wired to a GPIO).
+spi_port = 0
+spi_device = 0
+spi_dc_pin = 9
+spi_reset_pin = -1
+spi_speed_hz = 8000000
 max_fps = 10
 show_sand_seconds = true
 
@@ -177,6 +192,16 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError(f"'game.kind' must be one of {', '.join(kinds)}")
     for kind in registry.kinds().values():  # each game checks its own settings
         kind.validate_config(config)
+    language = str(config["table"]["language"])
+    if language:
+        from companion import i18n
+
+        try:
+            i18n.check(language)
+        except ValueError as exc:
+            raise ConfigError(f"'table.language': {exc}") from None
+    if config["table"]["wall_clock"] not in ("auto", "trusted", "untrusted"):
+        raise ConfigError("'table.wall_clock' must be auto, trusted or untrusted")
     if config["table"]["backend"] not in ("pi", "hub", "mock", "desktop"):
         raise ConfigError("'table.backend' must be pi, hub, mock or desktop")
     for glass, seconds in config["calibration"].items():
@@ -188,13 +213,96 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError("'arbiter.pin_sha256' must be empty or 64 hex digits (hash-pin)")
     if arbiter["club_key"] and len(str(arbiter["club_key"])) < 16:
         raise ConfigError("'arbiter.club_key' must be empty or at least 16 characters")
+    if str(arbiter.get("arbiter_key", "")).strip():
+        from companion.keys import KeyFileError, PublicKey
+
+        try:
+            PublicKey.from_line(str(arbiter["arbiter_key"]))
+        except KeyFileError as exc:
+            raise ConfigError(f"'arbiter.arbiter_key': {exc}") from None
     if not 1 <= int(config["mqtt"]["port"]) <= 65535:
         raise ConfigError("'mqtt.port' must be 1-65535")
-    pins: list[int] = [*config["pins"]["tilt"].values(), *config["pins"]["ring"].values()]
-    pins += [config["pins"]["timer15"]["red"], config["pins"]["timer15"]["black"]]
-    pins += [config["pins"]["menu"], config["pins"]["buzzer"]]
-    if len(pins) != len(set(pins)):
-        raise ConfigError("two inputs or outputs share one GPIO pin in [pins]")
+    _validate_display(config["display"])
+    _validate_hardware(config)
+
+
+#: The choices of the hardware settings, checked at load so that a typo fails with the key named
+#: rather than when the daemon first opens the display or the buzzer.
+CHOICES: dict[tuple[str, str], tuple[object, ...]] = {
+    ("display", "rotate"): (0, 1, 2, 3),
+    ("buzzer", "kind"): ("tonal", "active"),
+}
+
+#: BCM GPIO numbers on the Pi's 40-pin header.
+GPIO_PINS = range(28)
+
+
+def _validate_hardware(config: Mapping[str, Any]) -> None:
+    for (section, key), allowed in CHOICES.items():
+        if config[section][key] not in allowed:
+            raise ConfigError(
+                f"'{section}.{key}' must be one of {', '.join(map(str, allowed))}, "
+                f"got {config[section][key]!r}"
+            )
+    display = config["display"]
+    for key in ("width", "height"):
+        if not 8 <= display[key] <= 512:
+            raise ConfigError(f"'display.{key}' must be 8-512 pixels, got {display[key]}")
+    if not 0 < display["max_fps"] <= 60:
+        raise ConfigError(f"'display.max_fps' must be 1-60, got {display['max_fps']}")
+    keypad = str(config["input"]["keypad"])
+    if keypad not in ("auto", "matrix", "none") and not keypad.startswith("evdev:"):
+        raise ConfigError("'input.keypad' must be auto, matrix, none or evdev:/dev/input/...")
+    used: dict[int, str] = {}
+    for name, pin in _pins(config):
+        if not isinstance(pin, int) or pin not in GPIO_PINS:
+            raise ConfigError(f"'{name}' must be a GPIO (BCM) number 0-27, got {pin!r}")
+        if pin in used:
+            raise ConfigError(f"'{name}' and '{used[pin]}' both use GPIO {pin}")
+        used[pin] = name
+
+
+def _pins(config: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Each GPIO the table drives, by its key; the keypad matrix only when it may be scanned."""
+    pins = config["pins"]
+    out: list[tuple[str, Any]] = [(f"pins.tilt.{k}", v) for k, v in pins["tilt"].items()]
+    out += [(f"pins.ring.{k}", v) for k, v in pins["ring"].items()]
+    if config["input"]["timer15_shared"]:
+        out.append(("pins.timer15.shared", pins["timer15"]["shared"]))
+    else:
+        out += [("pins.timer15.red", pins["timer15"]["red"]),
+                ("pins.timer15.black", pins["timer15"]["black"])]
+    out += [("pins.menu", pins["menu"]), ("pins.buzzer", pins["buzzer"])]
+    if config["display"]["driver"] == "ssd1351":  # the colour panel's SPI data/command pins
+        out.append(("display.spi_dc_pin", config["display"]["spi_dc_pin"]))
+        if int(config["display"]["spi_reset_pin"]) >= 0:
+            out.append(("display.spi_reset_pin", config["display"]["spi_reset_pin"]))
+    if config["input"]["keypad"] in ("auto", "matrix"):
+        keypad = pins["keypad"]
+        out += [(f"pins.keypad.rows[{i}]", v) for i, v in enumerate(keypad["rows"])]
+        out += [(f"pins.keypad.cols[{i}]", v) for i, v in enumerate(keypad["cols"])]
+    return out
+
+
+#: The SPI clock rates luma's ``spi`` interface accepts (MHz).
+SPI_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)
+
+
+def _validate_display(disp: Mapping[str, Any]) -> None:
+    """The panel's driver, bus and pins, checked before the daemon opens the hardware."""
+    if disp["driver"] not in ("ssd1306", "sh1106", "ssd1351"):
+        raise ConfigError("'display.driver' must be ssd1306, sh1106 or ssd1351")
+    if not 0x03 <= int(disp["i2c_address"]) <= 0x77:
+        raise ConfigError("'display.i2c_address' must be a 7-bit I2C address (0x03-0x77)")
+    if int(disp["spi_speed_hz"]) not in [int(mhz * 1_000_000) for mhz in SPI_MHZ]:
+        raise ConfigError(
+            "'display.spi_speed_hz' must be one of "
+            + ", ".join(f"{int(mhz * 1_000_000)}" for mhz in SPI_MHZ)
+        )
+    if not 0 <= int(disp["spi_dc_pin"]) <= 27:
+        raise ConfigError("'display.spi_dc_pin' must be a BCM GPIO number 0-27")
+    if not -1 <= int(disp["spi_reset_pin"]) <= 27:
+        raise ConfigError("'display.spi_reset_pin' must be a BCM GPIO number 0-27, or -1")
 
 
 def periods(config: Mapping[str, Any]) -> dict[str, float]:
@@ -211,7 +319,12 @@ def with_calibration(config: Mapping[str, Any], measured: Mapping[str, float]) -
 def config_for_command(path: str | None) -> dict[str, Any]:
     """The config at ``path`` (default /etc/companion/config.toml); a bad one exits 2."""
     try:
-        return load(path)
+        config = load(path)
     except ConfigError as exc:
         print(f"companion: config: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    if config["table"]["language"]:  # unless --lang chose already
+        from companion import i18n
+
+        i18n.use(str(config["table"]["language"]), explicit=False)
+    return config

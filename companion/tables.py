@@ -18,9 +18,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from companion import journal, registry
+from companion import registry
 from companion.clock import Clock
-from companion.finished import FinishedIndex
 from companion.inputs import RawInput
 
 log = logging.getLogger(__name__)
@@ -112,50 +111,33 @@ def start_configured_game(table: Table, config: Mapping[str, Any]) -> Path:
     return registry.configured(config).start_from_config(table, config)
 
 
-def find_unfinished(journal_dir: str | Path, kind: str) -> Path | None:
-    """Which journal to resume: the newest of game ``kind`` in the folder whose game is not over.
+def header_extras(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Header fields every game records from the config: the tournament round
+    (``companion new-game --round N`` sets ``[game] round``), read by the arbiter's results."""
+    value = (config.get("game") or {}).get("round")
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return {"round": value}
+    return {}
 
-    Journals the folder's index (:mod:`companion.finished`) knows as finished are not opened;
-    every other one is read and folded once, newest first, and noted in the index when it is
-    over or cannot be resumed (a damaged one is logged and passed over, never fatal). The
-    journal chosen is not read a second time by the resume (:func:`journal.read_for_resume`).
-    """
+
+def find_unfinished(journal_dir: str | Path, kind: str) -> Path | None:
+    """The newest journal of game ``kind`` in the folder whose game is not over (a damaged one
+    is logged and passed over, never fatal)."""
+    from companion.simulate import load
+
     game = registry.get(kind)
     folder = Path(journal_dir)
-    index = FinishedIndex(folder)
-    candidates = []
-    for path in folder.glob(f"{kind}-*.jsonl"):
-        if path not in index:
-            try:
-                candidates.append((path.stat().st_mtime, path))
-            except OSError:
-                continue
-    for _, path in sorted(candidates, reverse=True):
+    candidates = sorted(folder.glob(f"{kind}-*.jsonl"), key=lambda p: p.stat().st_mtime)
+    for path in reversed(candidates):
         try:
-            why = _why_not_resumable(game, path)
-        except OSError as exc:  # unreadable now (permissions, I/O): maybe not next time
-            log.warning("%s: cannot read: %s", path, exc)
+            loaded = load(path)
+            state = game.simulate(loaded.scenario.header, loaded.scenario.events)
+        except Exception as exc:  # a damaged journal is reported, never fatal
+            log.warning("%s: cannot resume: %s", path, exc)
             continue
-        if why is None:
+        if not game.is_over(state):
             return path
-        index.add(path, why)
     return None
-
-
-def _why_not_resumable(game: registry.GameKind, path: Path) -> str | None:
-    """None when the game in ``path`` can go on; else why not (over, damaged, not this game)."""
-    found = journal.read_for_resume(path)
-    if found.header is None:
-        log.warning("%s: cannot resume: no intact header record", path)
-        return "no intact header"
-    if found.game != game.name:
-        return f"a {found.game} journal"
-    try:
-        state = game.simulate(found.header, list(found.events))
-    except Exception as exc:  # any content that does not fold: reported, never fatal
-        log.warning("%s: cannot resume: %s", path, exc)
-        return f"does not fold: {exc}"
-    return "over" if game.is_over(state) else None
 
 
 __all__ = [
@@ -163,6 +145,7 @@ __all__ = [
     "Table",
     "ViewFilter",
     "find_unfinished",
+    "header_extras",
     "make_table",
     "start_configured_game",
 ]

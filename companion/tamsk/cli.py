@@ -1,9 +1,11 @@
-"""Tamsk's own commands: ``companion demo``, ``new-game`` and ``calibrate``."""
+"""Tamsk's own commands: ``companion demo`` and ``calibrate`` (``new-game`` is shared:
+:mod:`companion.newgame`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from companion.config import config_for_command
 
@@ -11,8 +13,16 @@ from companion.config import config_for_command
 def cmd_demo(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from companion.folders import cannot_write
     from companion.tamsk.demo import main as demo_main
 
+    config = config_for_command(args.config) if args.config or args.interactive else None
+    journal_dir = Path(args.journal_dir) if args.journal_dir else None
+    gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
+    for option, folder in (("--journal-dir", journal_dir), ("--gif", gif.parent)):
+        if folder is not None and (problem := cannot_write(folder)) is not None:
+            print(f"companion demo: {option} {folder}: {problem}", file=sys.stderr)
+            return 2
     if args.interactive:
         import os
 
@@ -20,9 +30,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
         if args.window:
             os.environ["COMPANION_WINDOW"] = "1"
-        return desktop_main(config_for_command(args.config))
-    gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
-    return demo_main(args.speed, gif, Path(args.journal_dir) if args.journal_dir else None)
+        assert config is not None
+        return desktop_main(config, journal_dir)
+    try:
+        return demo_main(args.speed, gif, journal_dir)
+    except OSError as exc:
+        print(f"companion demo: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -34,39 +48,88 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cfg = config_for_command(args.config)
     path = Path(args.config) if args.config else config_mod.DEFAULT_PATH
     backend = args.backend or str(cfg["table"]["backend"])
-    return calibrate_main(cfg, path, backend)
+    from gpiozero.exc import BadPinFactory
 
+    from companion.hw.display import DisplayMissing
 
-def cmd_new_game(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from companion.clock import MonotonicClock
-    from companion.tamsk.table import Table, rules_from_config
-
-    cfg = config_for_command(args.config)
-    game = cfg["game"]
-    for key in ("level", "ruleset", "start"):
-        if getattr(args, key) is not None:
-            game[key] = getattr(args, key)
-    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
-    names = {p: n for p, n in (("red", args.red), ("black", args.black)) if n}
-    table = Table(MonotonicClock(), journal_dir, config=cfg)
     try:
-        path = table.start_game(rules_from_config(cfg), names=names, table=args.table)
+        return calibrate_main(cfg, path, backend)
+    except DisplayMissing as exc:
+        print(f"companion calibrate: {exc}", file=sys.stderr)
+    except BadPinFactory:
+        print("companion calibrate: no GPIO on this machine (not a Raspberry Pi, or lgpio "
+              "missing: see docs/install.md); try --backend mock", file=sys.stderr)
     except OSError as exc:
-        print(f"companion new-game: {journal_dir}: {exc.strerror}", file=sys.stderr)
-        return 2
-    table.close()
-    print(path)
-    print("a running daemon takes it up on `systemctl reload companion` (SIGHUP)", file=sys.stderr)
-    return 0
+        print(f"companion calibrate: {exc.filename or path}: {exc.strerror or exc}",
+              file=sys.stderr)
+    return 2
 
+
+def add_new_game_options(parser: argparse.ArgumentParser) -> None:
+    """Tamsk's own options of the shared ``companion new-game`` (:mod:`companion.newgame`)."""
+    parser.add_argument(
+        "--challenge",
+        choices=["red", "black"],
+        metavar="OWNER",
+        help="Tamsk: a GIPF potential challenge: the colour of the potential's owner "
+        "(the other colour challenges)",
+    )
+    parser.add_argument(
+        "--challenge-number",
+        type=int,
+        default=1,
+        help="Tamsk: which challenge of the GIPF game this is (default 1)",
+    )
+    parser.add_argument(
+        "--challenges-allowed",
+        type=int,
+        default=1,
+        help="Tamsk: challenges the players agreed on for the GIPF game (default 1)",
+    )
+    parser.add_argument(
+        "--challenge-attempt",
+        type=int,
+        default=1,
+        help="Tamsk: the game number for this challenge (a tie makes another; default 1)",
+    )
+    parser.add_argument("--gipf", help="Tamsk: the GIPF game's name, for the record")
+
+
+def new_game_options(args: argparse.Namespace, config: dict[str, Any]) -> None:
+    """Put Tamsk's new-game options into ``config`` (``[game] header``: more header fields,
+    which :func:`companion.tamsk.table.start_from_config` writes); ValueError if bad."""
+    if not getattr(args, "challenge", None):
+        return
+    from companion.tamsk.challenge import challenge_header
+
+    try:
+        extra = challenge_header(
+            args.challenge,
+            number=args.challenge_number,
+            allowed=args.challenges_allowed,
+            attempt=args.challenge_attempt,
+            gipf=args.gipf or "",
+        )
+    except ValueError as exc:
+        raise ValueError(f"--challenge: {exc}") from None
+    config["game"]["header"] = extra
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
+    return value
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add Tamsk's commands to ``companion``."""
     p = sub.add_parser("demo", help="a scripted level-3 game on mock pins, OLED in the terminal")
-    p.add_argument("--speed", type=float, default=12.0, help="time compression (default 12)")
+    p.add_argument("--speed", type=_positive, default=12.0,
+                   help="time compression (default 12)")
     p.add_argument("--gif", help="where to write the OLED animation (default out/demo-oled.gif)")
     p.add_argument("--journal-dir", help="where the demo's journal goes (default a temp folder)")
     p.add_argument("--interactive", action="store_true", help="play yourself (desktop backend)")
@@ -77,17 +140,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument("--config", help="config file for --interactive")
     p.set_defaults(func=cmd_demo)
-
-    p = sub.add_parser("new-game", help="start a new Tamsk game (a new journal)")
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
-    p.add_argument("--journal-dir", help="where journals go (default from the config)")
-    p.add_argument("--level", type=int, choices=[1, 2, 3])
-    p.add_argument("--ruleset", choices=["adjusted", "original"])
-    p.add_argument("--start", choices=["standard", "free"])
-    p.add_argument("--red", help="red player's name")
-    p.add_argument("--black", help="black player's name")
-    p.add_argument("--table", type=int, help="table number (default from the config)")
-    p.set_defaults(func=cmd_new_game)
 
     p = sub.add_parser("calibrate", help="measure each hourglass's run time, save it")
     p.add_argument("--config", help="config file to update (default /etc/companion/config.toml)")

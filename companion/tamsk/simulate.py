@@ -7,6 +7,8 @@ from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times, timed_events
 from companion.tamsk.board import CAPACITY, COLUMNS, SPACES, coordinates
+from companion.tamsk.challenge import outcome as challenge_outcome
+from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, Event, parse_event
 from companion.tamsk.game import LEVELS, RULESETS, STARTS, Game, Rules
 
@@ -55,12 +57,16 @@ def simulate(
     """Fold the events while they are read: a journal's length costs no memory here beyond
     what the game itself keeps (notes, for one, are not kept)."""
     rules = rules_from_header(header, header_line)
+    challenge = parse_challenge(header, header_line)
     game = Game(rules)
     last = 0.0
     for line, obj, t in timed_events(events, required=True):
         game.apply(parse_event(obj, t, line))
         last = t
-    return game.snapshot(last)
+    state = game.snapshot(last)
+    if challenge is not None:
+        state["challenge"] = challenge_outcome(challenge, bool(state["over"]), state["winner"])
+    return state
 
 
 def board_text(result: Mapping[str, Any]) -> str:
@@ -91,8 +97,11 @@ def board_text(result: Mapping[str, Any]) -> str:
 
 
 def _clock(seconds: float) -> str:
-    m, s = divmod(seconds, 60)
-    return f"{int(m)}:{s:04.1f}"
+    """``1:04.1``: tenths cut like the table's clock, the replay and the notation for people
+    (rounding would say 1:04.2 here and 1:04.1 there for the same moment)."""
+    tenths = int(seconds * 10 + 1e-6)
+    minutes, rest = divmod(tenths, 600)
+    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
 def summary(result: dict[str, Any]) -> str:

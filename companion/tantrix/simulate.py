@@ -15,6 +15,8 @@ undo                              take back the last accepted placement: a corre
                                   returns to just before that placement, turn included
 end                               stop here and report (later lines are still checked for form)
 note    text (optional)           a remark in a journal (as in Tamsk journals); changes nothing
+correct what, reason, by, ...     an arbiter's correction (:mod:`.corrections`): take back or
+                                  move a mis-entered tile, fix whose turn it is, the result
 ======  ========================  ===========================================================
 
 A refused placement (or an ``undo`` with nothing to undo) is reported in ``violations`` and
@@ -28,11 +30,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
+from companion.tantrix.corrections import Ledger, parse_correction
 from companion.tantrix.game import Game, IllegalPlacement, Placement
 from companion.tantrix.geometry import LIMIT, Cell
 from companion.tantrix.tiles import TILES
 
-EVENTS = ("place", "done", "undo", "end", "note")
+EVENTS = ("place", "done", "undo", "end", "note", "correct")
 
 
 def _integer(event: Mapping[str, Any], name: str, low: int, high: int, line: int) -> int:
@@ -108,6 +111,7 @@ def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game
     game = Game(_players(header, header_line))
     times = event_times(events, required=False)
     violations: list[dict[str, Any]] = []
+    ledger = Ledger(game.players)
     ended = False
     for (line, event), t in zip(events, times, strict=True):
         kind = event.get("ev")
@@ -118,11 +122,15 @@ def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game
                 f"unknown event {kind!r}: a Tantrix event is one of {', '.join(EVENTS)}", line
             )
         placement = parse_placement(event, line) if kind == "place" else None
-        if ended:
+        fix = parse_correction(event, line) if kind == "correct" else None
+        if ended and fix is None:
             continue
         player = game.turn
         try:
-            if placement is not None:
+            if fix is not None:
+                game = ledger.correct(game, fix, t)
+                ended = ended or ledger.result is not None
+            elif placement is not None:
                 game.play(placement)
             elif kind == "done":
                 game.end_turn()
@@ -130,6 +138,8 @@ def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game
                 game.undo()
             elif kind == "end":
                 ended = True
+            if fix is None:
+                ledger.accepted(str(kind), placement)
         except IllegalPlacement as exc:
             violations.append(
                 {"t": t, "player": player, "kind": exc.kind, "detail": exc.detail, "line": line}
@@ -137,7 +147,7 @@ def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game
     result = state(game)
     result["ended"] = ended
     result["violations"] = violations
-    return game, result
+    return game, ledger.finish(result)
 
 
 def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, Any]:

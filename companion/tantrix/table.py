@@ -152,8 +152,7 @@ class TantrixTable(KeypadTable):
         self.ended = ended
         self._resync()
         notes += fold_notes
-        off = self.game_time() - self.last_t
-        self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+        self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return notes
 
     def _resync(self) -> None:
@@ -308,6 +307,17 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
     return players
 
 
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse a ``[tantrix] players`` list the game cannot seat, at load, naming the key."""
+    from companion.config import ConfigError
+
+    try:
+        Game(players_from_config(config))
+    except ValueError as exc:
+        raise ConfigError(f"'tantrix.players': {str(exc).removeprefix('tantrix.players: ')}") \
+            from None
+
+
 #: The controller the registry builds for this game (``PackageKind.make_table``).
 TABLE = TantrixTable
 
@@ -315,3 +325,9 @@ TABLE = TantrixTable
 def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:
     """Start a new game with the options the configuration gives."""
     return table.start_game(players_from_config(config))
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """``new-game --players red,yellow``: the colours in seat order (the first starts)."""
+    config.setdefault("tantrix", {})["players"] = list(players)
+    players_from_config(config)  # an unknown colour is refused now, before any journal

@@ -99,6 +99,7 @@ class TokamiTable(KeypadTable):
     """A Tokami game being scored (or waiting for one), driven from the keypad."""
 
     GAME = "tokami"
+    NOTES = NOTES
 
     def __init__(
         self,
@@ -158,8 +159,7 @@ class TokamiTable(KeypadTable):
         self.entry_notice = None
         self._resync()
         if NOTES:
-            off = self.game_time() - self.last_t
-            self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+            self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return [*notes, *fold_notes]
 
     def _resync(self) -> None:
@@ -288,6 +288,18 @@ def options_from_config(config: Mapping[str, Any]) -> dict[str, Any]:
     return options
 
 
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse a ``[tokami]`` section the game cannot be set up with, at load, naming the key."""
+    from companion.config import ConfigError
+
+    try:
+        options = options_from_config(config)
+        Setup(tuple(options["players"]), blocks=options.get("blocks", DEFAULT_BLOCKS),
+              rounds=options.get("rounds", 1))
+    except ValueError as exc:
+        raise ConfigError(f"'tokami': {exc}") from None
+
+
 #: The controller the registry builds for this game (``PackageKind.make_table``).
 TABLE = TokamiTable
 
@@ -296,3 +308,8 @@ def start_from_config(table: TokamiTable, config: Mapping[str, Any]) -> Path:
     """Start a new game with the options the configuration gives."""
     options = options_from_config(config)
     return table.start_game(options.pop("players"), **options)
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """``new-game --players Ada,Ben``: the players' names in turn order."""
+    config.setdefault("tokami", {})["players"] = list(players)

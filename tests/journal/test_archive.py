@@ -12,7 +12,6 @@ import pytest
 
 from companion import archive
 from companion.cli import main
-from companion.finished import INDEX_NAME
 from companion.journal import JournalWriter
 
 HEADER = {"game": "tamsk", "level": 3}
@@ -73,16 +72,6 @@ def test_nothing_is_removed_when_the_tarball_does_not_read_back_the_same(
         archive.archive(tmp_path, date(2026, 6, 1), NOW)
     assert done.exists()
     assert not list(tmp_path.glob("*.tar.xz"))
-
-
-def test_archived_journals_leave_the_finished_index(tmp_path: Path) -> None:
-    from companion.tables import find_unfinished
-
-    game(tmp_path, "tamsk-t1-20260301-100000.jsonl", over=True)
-    assert find_unfinished(tmp_path, "tamsk") is None  # noted as finished
-    assert "20260301-100000" in (tmp_path / INDEX_NAME).read_text()
-    archive.archive(tmp_path, date(2026, 6, 1), NOW)
-    assert "20260301-100000" not in (tmp_path / INDEX_NAME).read_text()
 
 
 def test_the_command_archives_and_refuses_a_bad_date(

@@ -12,10 +12,11 @@ import pytest
 from companion import journal
 from companion.clock import FakeClock
 from companion.config import defaults
+from companion.current import game_to_resume
 from companion.daemon import take_up
 from companion.journal import QUARANTINE_SUFFIX, JournalWriter, read_path
 from companion.scenario import MalformedInput
-from companion.tables import find_unfinished, make_table
+from companion.tables import make_table
 from companion.verify import verify_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,7 @@ def test_a_damaged_line_in_the_middle_is_skipped_and_the_game_resumes_from_the_r
 ) -> None:
     path, offset = damaged_journal(tmp_path, bad)
     table = make_table(defaults(), FakeClock(wall_start=1e9 + 10), tmp_path)
-    assert find_unfinished(tmp_path, "tamsk") == path
+    assert game_to_resume(tmp_path, "tamsk", 1) == path
     assert take_up(table, path)
     table.close()
     kept = [body for _, body in read_path(path).events]
@@ -110,7 +111,7 @@ def test_verify_refuses_a_non_utf8_line_naming_its_line_and_byte(tmp_path: Path)
 def test_a_journal_whose_header_is_damaged_starts_a_new_game_instead(tmp_path: Path) -> None:
     path, _ = damaged_journal(tmp_path, b"\xff" * 40, replacing=1)
     table = make_table(defaults(), FakeClock(wall_start=1e9 + 10), tmp_path)
-    assert find_unfinished(tmp_path, "tamsk") is None
+    assert game_to_resume(tmp_path, "tamsk", 1) is None
     assert not take_up(table, path)
 
 
@@ -135,23 +136,10 @@ def test_start_up_reads_the_resumed_journal_once(
     real = journal.read_stream
     monkeypatch.setattr(journal, "read_stream", lambda s: reads.append(s) or real(s))
     table = make_table(defaults(), FakeClock(wall_start=1e9 + 10), tmp_path)
-    found = find_unfinished(tmp_path, "tamsk")
+    found = game_to_resume(tmp_path, "tamsk", 1)
     assert found is not None and take_up(table, found)
     table.close()
     assert len(reads) == 1
-
-
-def test_a_finished_journal_is_opened_once_then_never_at_start_up(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with JournalWriter.create(tmp_path / "tamsk-t1-20010101-000000.jsonl", HEADER) as w:
-        w.append({"t": 1.0, "ev": "end"})
-    opened: list[object] = []
-    real = journal.read_for_resume
-    monkeypatch.setattr(journal, "read_for_resume", lambda p: opened.append(p) or real(p))
-    assert find_unfinished(tmp_path, "tamsk") is None
-    assert find_unfinished(tmp_path, "tamsk") is None
-    assert len(opened) == 1
 
 
 def test_the_daemon_starts_on_a_journal_with_a_non_utf8_line_in_the_middle(

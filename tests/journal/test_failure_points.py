@@ -27,9 +27,10 @@ from hypothesis import strategies as st
 from companion import journal
 from companion.clock import FakeClock
 from companion.config import defaults
+from companion.current import game_to_resume
 from companion.daemon import take_up
 from companion.journal import TORN_SUFFIX, read_path
-from companion.tables import find_unfinished, make_table
+from companion.tables import make_table
 from tests.daemon.harness import make_rig
 
 
@@ -93,7 +94,7 @@ def check_cut(sample: bytes, cut: int, garbage: bytes) -> None:
         damaged = sample[:cut] + garbage
         path.write_bytes(damaged)
         table = make_table(defaults(), FakeClock(), folder)
-        found = find_unfinished(folder, "tamsk")
+        found = game_to_resume(folder, "tamsk", 1)
         if found is None:  # the header itself is gone: the daemon starts a new game
             assert acked_events < 0, (cut, garbage)
             assert not take_up(table, path)
