@@ -3,10 +3,10 @@
 Each run starts the real daemon (`companion run --backend mock`) as a process, with a datagram
 socket standing in for systemd's NOTIFY_SOCKET, and times the spawn to READY=1; then SIGTERM.
 Every journal in the folder is a finished game (a 300-input game on the real table, ended by
-the arbiter), so each start looks for a game to resume, finds none and opens a new one (removed
-before the next start). The first start in a folder ("cold") folds every finished journal once
-and notes it in the folder's index (``.finished``); the later ones ("warm", median of RUNS taken
-round robin over the folders) open none of them. Goal: warm READY with 5,000 within 1.2x of 0.
+the arbiter), so each start finds no game to resume and opens a new one (removed before the
+next start). The first start in a folder ("cold") has no ``current`` pointer yet and folds the
+newest journal of its table to see it is over; the later ones ("warm", median of RUNS taken
+round robin over the folders) follow the pointer. Goal: warm READY with 5,000 within 1.2x of 0.
 
     python bench/startup.py [--runs 5] [--counts 0,500,5000]
 """
