@@ -32,15 +32,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from companion.arbiter.signing import arbiter_key_path, keyring_path
+    from companion.keys import KeyFileError, Keyring, PublicKey
     from companion.verify import verify_path
 
+    key = keyring = None
+    arbiter: tuple[PublicKey, ...] = ()
     try:
-        verdict = verify_path(args.file)
+        cfg = config_for_command(args.config)
+        if args.key:
+            key = PublicKey.from_file_or_line(args.key)
+        else:
+            keyring = Keyring.load(args.keyring or keyring_path(cfg))
+        if args.arbiter_key:
+            arbiter = (PublicKey.from_file_or_line(args.arbiter_key),)
+        else:  # on the arbiter's laptop, his own key (the public half is enough)
+            from companion.keys import public_path
+
+            own = public_path(arbiter_key_path(cfg))
+            if own.is_file():
+                arbiter = (PublicKey.from_file_or_line(str(own)),)
+    except KeyFileError as exc:
+        print(f"companion verify: {exc}", file=sys.stderr)
+        return 2
+    try:
+        verdict = verify_path(
+            args.file, key=key, keyring=keyring, against=args.against, arbiter_keys=arbiter
+        )
     except OSError as exc:
-        print(f"companion verify: {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"companion verify: {exc.filename or args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     except MalformedInput as exc:  # a line beyond the readers' limits
         print(f"companion verify: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # a station record that cannot be read
+        print(f"companion verify: {exc}", file=sys.stderr)
         return 2
     print(verdict.report())
     return 0 if verdict.ok else 1
@@ -75,6 +101,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     cfg = config_for_command(args.config)
     backend = args.backend or str(cfg["table"]["backend"])
     journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
+    from companion.config import ConfigError, keep_stored_sections
+    from companion.tablekey import key_path
+
+    try:
+        for note in keep_stored_sections(
+            cfg, args.config, key_path(cfg, journal_dir).parent / "settings.json"
+        ):
+            logging.warning("config: %s", note)
+    except (ConfigError, OSError) as exc:
+        print(f"companion run: config: {exc}", file=sys.stderr)
+        return 2
     if backend == "desktop":
         from companion.desktop import main as desktop_main
 
@@ -82,6 +119,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from gpiozero.exc import BadPinFactory
 
     from companion.hw.display import DisplayMissing
+    from companion.keys import KeyFileError
 
     try:
         return asyncio.run(
@@ -96,7 +134,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
-    except DisplayMissing as exc:
+    except (DisplayMissing, KeyFileError) as exc:  # no display, or an unusable signing key
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
     except BadPinFactory:
@@ -195,13 +233,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
     p.set_defaults(func=cmd_config)
 
-    p = sub.add_parser("verify", help="check a journal's hash chain and rules")
+    p = sub.add_parser("verify", help="check a journal's chain, signatures and rules")
     p.add_argument("file", help="a game journal (.jsonl)")
+    p.add_argument("--key", help="the table's public key: a .pub file or the line "
+                   "`companion keys show` prints (default: the arbiter's enrolled keys)")
+    p.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+    p.add_argument("--arbiter-key", help="the arbiter's public key, for corrections he "
+                   "appended on his laptop (default: this laptop's own arbiter key)")
+    p.add_argument("--config", help="config file (for the keyring's place)")
+    p.add_argument("--against", metavar="STATION_RECORD",
+                   help="the arbiter station's record of the table: is the journal whole?")
     p.set_defaults(func=cmd_verify)
 
     from companion.keymap import add_command as add_keys_command
+    from companion.keys_cli import add_verbs as add_key_verbs
 
-    add_keys_command(sub)  # "keys": the key map (--help prints it)
+    # "keys": the key map (--help prints it); "keys init|show": the table's signing key
+    add_key_verbs(add_keys_command(sub))
 
     from companion.newgame import add_parser as add_new_game_parser
 

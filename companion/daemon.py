@@ -327,8 +327,9 @@ def take_up(table: Table, path: Path) -> bool:
         notes = table.resume(path)
     except OSError:  # the disk, not the bytes on it: the caller waits for it (a full disk)
         raise
-    except Exception as exc:  # whatever the bytes on disk: logged, and the table goes on
-        log.error("%s: cannot resume, starting a new game: %s", path, exc)
+    except Exception as exc:  # whatever the bytes on disk (or another key): the table goes on
+        log.error("%s: not resumed, a new game instead: %s", path, exc)
+        print(f"companion: not resumed: {exc}", file=sys.stderr, flush=True)
         return False
     log.info("resumed %s %s", path, "; ".join(notes))
     if any(note.startswith(journal.DAMAGE_NOTE) for note in notes):
@@ -412,7 +413,16 @@ async def serve(
     from companion.arbiter.hooks import ArbiterHooks
 
     kind = registry.configured(config).name
-    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
+    from companion.tablekey import table_key
+
+    # One key signs the journal and what the table publishes (made on first start; on a full
+    # disk it is made with the first journal, once there is room).
+    try:
+        signer = table_key(config, journal_dir)
+    except OSError as exc:
+        log.warning("the table's key cannot be made yet: %s", exc)
+        signer = None
+    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop(), table_key=signer)
     table = make_table(
         config,
         clock,
@@ -457,6 +467,12 @@ async def serve(
         if exc.errno not in NO_SPACE:
             raise
         daemon.write_failed(exc, retry=open_game)
+    # The key's short fingerprint on the screen at start-up: what the arbiter compares when he
+    # enrols the table (`companion arbiter enroll`).
+    if signer is not None:
+        fingerprint = signer.public.short_fingerprint
+        log.info("table key fingerprint %s", fingerprint)
+        table.notice(f"key {fingerprint}", 20.0)
     if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections, publishing
         hooks.attach(table)
     if stdin_driver:

@@ -245,8 +245,12 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         except (termios.error, OSError):  # the terminal is gone: nothing to restore
             pass
         inputs.close()
+    from companion.keys import public_path
+    from companion.tablekey import key_path
+
     try:
         print(f"\njournal: {path}")
+        print(f"table key: {public_path(key_path(config, table.journal_dir))}")
     except OSError:
         pass
     return 0

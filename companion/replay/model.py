@@ -41,6 +41,8 @@ JOURNAL_FIELDS = frozenset(
         "seq",
         "prev",
         "hash",
+        "sig",
+        "signer",
     }
 )
 

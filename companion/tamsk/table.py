@@ -29,7 +29,9 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.keys import SigningKey
 from companion.scenario import MalformedInput
+from companion.tablekey import table_key
 from companion.tables import header_extras
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.challenge import outcome as challenge_outcome
@@ -108,6 +110,8 @@ class Table:
         self.entry = ""  # keys typed so far
         self.destination: dict[str, str] = {}  # player -> space typed for his next release
         self.paused = False
+        self.resigning: str | None = None  # a player who pressed his resign key once
+        self._final_written = False  # the journal's last record is the game's final record
         self._ticked: set[int] = set()
         self._low_warned: dict[str, float] = {}
         self._timer_seen = False
@@ -123,6 +127,11 @@ class Table:
         self.view_filter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ games
+
+    @property
+    def signer(self) -> SigningKey:
+        """The table's key, which signs every record (made on first use: ``tablekey``)."""
+        return table_key(self.config, self.journal_dir)
 
     @property
     def journal_path(self) -> Path | None:
@@ -164,9 +173,9 @@ class Table:
             **dict(extra or {}),
         }
         if name:
-            writer = JournalWriter.create(self.journal_dir / name, header)
+            writer = JournalWriter.create(self.journal_dir / name, header, self.signer)
         else:  # two games in one second get distinct names
-            writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+            writer = JournalWriter.create_unique(self.journal_dir, stem, header, self.signer)
         self.close()
         self.writer = writer
         self.held = None
@@ -193,7 +202,7 @@ class Table:
         from companion.tamsk.simulate import rules_from_header
 
         self.close()
-        writer, journal = JournalWriter.resume(path)
+        writer, journal = JournalWriter.resume(path, self.signer)
         notes = journal.notes()  # a torn tail cut off, damaged records set aside
         if journal.header is None or journal.header.get("game") != "tamsk":
             writer.close()
@@ -452,7 +461,27 @@ class Table:
 
     def _menu_key(self, key: str, t: float) -> None:
         """The menu (``D``): a new game as level, rule set (1 adjusted, 2 original) and
-        optionally start (1 standard, 2 free), then ``#``: ``31#`` is level 3, adjusted."""
+        optionally start (1 standard, 2 free), then ``#``: ``31#`` is level 3, adjusted.
+
+        While a game is on, a player cannot simply end it (the rules would score it as it
+        stands): ``A`` (red) or ``B`` (black), pressed twice, resigns for that player, journaled
+        as a resignation; ending it any other way is the arbiter's, with his PIN (``***``)."""
+        resigning, self.resigning = self.resigning, None
+        game_on = self.game is not None and not self.game.over
+        if key in ("A", "B") and game_on:
+            player = "red" if key == "A" else "black"
+            if resigning != player:
+                self.resigning = player
+                self._warn(f"{player} resigns? {key} again to confirm, * cancels", t, 10.0)
+                return
+            self.warning = None
+            self.paused = False
+            self._queue(t, {"ev": "resign", "player": player})
+            self._sound("confirm")
+            return
+        if resigning is not None:
+            self.warning = None
+            self.changed = True
         if key == "D":
             self.paused = not self.paused
             self.entry = ""
@@ -485,9 +514,11 @@ class Table:
             p,
             timer,
         )
-        if self.game is not None and not self.game.over:
-            self._queue(t, {"ev": "end"})
-            self._flush()
+        if game_on:
+            self._show_error("a game is on: A A or B B resigns; the arbiter ends it (***)", t)
+            self._sound("error")
+            self._queue(t, {"ev": "note", "text": "keypad: a new game refused: a game is on"})
+            return
         names = dict(self.header.get("names") or {})
         self.paused = False
         self.start_game(rules, names=names)
@@ -552,12 +583,39 @@ class Table:
             self._sound("timer_out")
             self._announce_penalties(before, t_mono)
         self.changed = True
+        self._final_if_over()
 
     def _write(self, record: dict[str, Any], *, src: str) -> None:
         assert self.writer is not None
         sealed = self.writer.append({**record, "wall": round(self.clock.wall(), 3), "src": src})
+        self._final_written = isinstance(record.get("final"), dict)
         if self._on_record is not None:
             self._on_record(sealed)
+
+    def _arbiter_mode(self) -> bool:
+        """Whether the configuration sets an arbiter PIN (arbiter mode at this table)."""
+        section = self.config.get("arbiter")
+        return isinstance(section, Mapping) and bool(str(section.get("pin_hash", "")).strip())
+
+    def _final_if_over(self) -> None:
+        """Once the game is over, journal its final record (signed like every record): a
+        journal that ends without one is unfinished or was cut off (``companion verify``).
+        A correction after it (the arbiter undoing the end) calls for a new one later."""
+        game = self.game
+        if game is None or not game.over or self.writer is None or self._final_written:
+            return
+        outcome = game.outcome
+        final = {
+            "winner": outcome.winner if outcome else None,
+            "reason": outcome.reason if outcome else None,
+            "ended_by": outcome.ended_by if outcome else None,
+            "records": self.writer.next_seq + 1,
+        }
+        self._write(
+            {"t": game.t, "ev": "note", "text": "game over: the journal is complete",
+             "final": final},
+            src="table",
+        )
 
     def _advance(self, gt: float) -> None:
         game = self.game
@@ -651,9 +709,16 @@ class Table:
                 self._queue_motion(motion)
         for name, b in self.buttons.items():
             if b.poll(now) == "hold" and name == "menu" and self.game is not None:
-                # A long press on MENU: the arbiter (or both players) stop the game here.
+                # A long press on MENU: the players stop the game here, at a casual table. With
+                # arbiter mode on (a PIN configured), ending a game is the arbiter's (***).
+                at = b.changed_at + (b.hold or 0.0)
+                if self._arbiter_mode() and not self.game.over:
+                    self._show_error("the arbiter ends the game (*** and the PIN)", at)
+                    self._sound("error")
+                    self._queue(at, {"ev": "note", "text": "menu: ending refused: arbiter mode"})
+                    continue
                 self.paused = False
-                self._queue(b.changed_at + (b.hold or 0.0), {"ev": "end"})
+                self._queue(at, {"ev": "end"})
         if self.error is not None and now >= self.error_until:
             self.error = None
             self.changed = True
@@ -661,6 +726,7 @@ class Table:
             self.warning = None
             self.changed = True
         self._flush()
+        self._final_if_over()
 
     def next_wakeup(self) -> float | None:
         """The monotonic time :meth:`poll` is next needed (None: only on input)."""

@@ -243,6 +243,13 @@ class TantrixTable(KeypadTable):
             "warning": self.warning,
         }
 
+    def _outcome(self) -> dict[str, Any] | None:
+        game = self.game
+        if game is None or not (game.is_over or self.ended):
+            return None
+        return {"winner": game.winner if game.is_over else None,
+                "reason": "full" if game.is_over else "ended"}
+
     def status_line(self) -> str:
         """One line for systemd's STATUS=."""
         game = self.game

@@ -75,7 +75,7 @@ class Stage(enum.Enum):
     IN_HAND = "which block was in hand"
     CONFIRM = "save the turn"
     CONFIRM_UNDO = "undo the last turn"
-    CONFIRM_STOP = "stop the game"
+    CONFIRM_STOP = "resign the game"
     OVER = "the game is over"
 
 
@@ -237,17 +237,23 @@ class KeypadEntry:
             self._notice = f"undone: {undone.describe()}"
             self._draft = self._idle()
             return {"ev": "undo"}
-        self.game.stop()
-        self._notice = _("game stopped")
+        # Ending the game at the keypad is the resignation of the player on turn (who pressed
+        # D, then # to confirm); ending it without a result is the arbiter's.
+        player = self.game.turn
+        assert player is not None
+        self.game.resign(player)
+        self._notice = _("{player} resigned").format(player=player)
         self._draft = self._idle()
-        return {"ev": "end"}
+        return {"ev": "resign", "player": player}
 
     def _over(self, key: str) -> dict[str, Any] | None:
-        if key == UNDO and self.game.reason != "stopped":
+        if key == UNDO and self.game.reason not in ("stopped", "resigned"):
             self._draft = _Draft(Stage.CONFIRM_UNDO)
             return None
         if self.game.reason == "stopped":
             raise _Refused(_("the game was stopped; start a new game to play on"))
+        if self.game.reason == "resigned":
+            raise _Refused(_("the game was resigned; start a new game to play on"))
         raise _Refused(_("the game is over; A takes back the last turn"))
 
     def _back(self) -> None:
@@ -339,7 +345,7 @@ class KeypadEntry:
                 if o is not Outcome.DECLINED or game.forbidden is not None
             )
             choices += (f"{UNDO} undo",) if game.history else ()
-            choices += (f"{STOP} stop",)
+            choices += (f"{STOP} resign",)
         elif stage is Stage.BLOCK:
             verb = "could not go higher" if draft.outcome is Outcome.NOT_HIGHER else "went higher"
             prompt = f"{player}: which block {verb}?"
@@ -362,12 +368,12 @@ class KeypadEntry:
             prompt = f"undo {game.history[-1].describe()}?" if game.history else "undo?"
             choices = (f"{CONFIRM} undo", f"{BACK} back")
         elif stage is Stage.CONFIRM_STOP:
-            prompt = "stop the game here?"
-            choices = (f"{CONFIRM} stop", f"{BACK} back")
+            prompt = f"{player}: resign the game?"
+            choices = (f"{CONFIRM} resign", f"{BACK} back")
         else:
             winner = game.winner()
             prompt = "game over: " + ("a tie" if winner == "tie" else f"{winner} wins")
-            choices = (f"{UNDO} undo",) if game.reason != "stopped" else ()
+            choices = (f"{UNDO} undo",) if game.reason not in ("stopped", "resigned") else ()
         return Screen(
             prompt=prompt,
             player=player,

@@ -68,6 +68,13 @@ def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalT
     try:
         if name == "end":
             game.stop()
+        elif name == "resign":
+            if not isinstance(by, str):
+                raise MalformedInput('a resignation needs "player": who resigned', line)
+            try:
+                game.resign(by)
+            except KeyError:
+                raise MalformedInput(f"{by!r} is not playing this game", line) from None
         elif name == "undo":
             game.undo()
         elif name == "note" and NOTES:
@@ -220,6 +227,13 @@ class TokamiTable(KeypadTable):
                 self._resync()
             game.refused.clear()
         self._refuse(error)
+
+    def _outcome(self) -> dict[str, Any] | None:
+        game = self.game
+        if game is None or not game.is_over():
+            return None
+        return {"winner": game.winner(), "reason": game.reason,
+                **({"resigned": game.as_dict()["resigned"]} if game.reason == "resigned" else {})}
 
     # ------------------------------------------------------------------ views
 

@@ -62,6 +62,10 @@ GARBAGE: dict[str, Callable[[random.Random], bytes]] = {
 }
 
 
+#: The table's key folder (JOURNAL_DIR/keys), shared by every cut: the journal is signed.
+KEYS: list[Path] = []
+
+
 @pytest.fixture(scope="module")
 def real_journal(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """A short game played on the table (gpiozero mock pins, fake clock): its journal."""
@@ -74,6 +78,7 @@ def real_journal(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     rig.run(until=12)
     path = rig.table.journal_path
     assert path is not None
+    KEYS[:] = [path.parent / "keys"]
     return path.read_bytes()
 
 
@@ -90,6 +95,7 @@ def check_cut(sample: bytes, cut: int, garbage: bytes) -> None:
     acked_events = sum(1 for i in range(cut) if sample[i] == ord("\n")) - 1
     folder = Path(tempfile.mkdtemp(prefix="cut-"))
     try:
+        shutil.copytree(KEYS[0], folder / "keys")  # the same table, the same key
         path = folder / "tamsk-t1-20260921-141320.jsonl"
         damaged = sample[:cut] + garbage
         path.write_bytes(damaged)
