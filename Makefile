@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean rule-machine catalogs
+.PHONY: demo test lint typecheck bench clean rule-machine catalogs failure-points
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -37,6 +37,11 @@ test: lint
 RULE_MACHINE_EXAMPLES ?= 2000
 rule-machine: $(STAMP)
 	RULE_MACHINE_EXAMPLES=$(RULE_MACHINE_EXAMPLES) $(BIN)/python -m pytest -q -p no:cacheprovider tests/tamsk/test_rule_machine.py
+
+# A real journal cut at every byte offset, each followed by every kind of garbage (the suite
+# samples offsets with hypothesis).
+failure-points: $(STAMP)
+	FAILURE_POINTS=all $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/journal/test_failure_points.py
 
 bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

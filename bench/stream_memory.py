@@ -1,7 +1,7 @@
 """Peak memory of `companion simulate` and `companion verify` on 1, 10 and 100 MB files.
 
 The readers go line by line (companion.lines), so a file padded with blank lines costs no more
-memory than a small one. Each run is a fresh process; its peak RSS (ru_maxrss) is printed.
+memory than a small one. Each run is a fresh process; its peak RSS (VmHWM) is printed.
 Goal: the 100 MB scenario within 1.3x the 1 MB peak.
 """
 
@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from companion.journal import JournalWriter
+from companion.journal import JournalWriter, seal
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES_MB = (1, 10, 100)
@@ -23,9 +23,12 @@ GAME = [
     b'{"t": 7, "ev": "release", "glass": "b3", "to": "b5"}',
     b'{"t": 9, "ev": "end"}',
 ]
+#: The child's own peak (VmHWM of its address space). Not ru_maxrss: Linux carries that over
+#: fork and exec, so a child would report at least the parent's size when it was started.
 PROBE = (
-    "import resource, sys; from companion.cli import main; rc = main(sys.argv[1:]); "
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(rc)"
+    "import re, sys; from companion.cli import main; rc = main(sys.argv[1:]); "
+    "status = open('/proc/self/status').read(); "
+    "print(re.search(r'VmHWM:\\s+(\\d+)', status).group(1), file=sys.stderr); sys.exit(rc)"
 )
 
 
@@ -40,21 +43,17 @@ def scenario(path: Path, mb: int) -> None:
 
 
 def journal(path: Path, mb: int) -> None:
-    """A journal of notes to ``mb`` megabytes (every record is kept as an event)."""
+    """A journal of notes to ``mb`` megabytes (every record is kept as an event), written as
+    it is made so this process stays small."""
     with JournalWriter.create(path, {"game": "tamsk", "level": 3}) as w:
-        w._sync_off = True  # noqa: SLF001 (not read by the writer; fsync is what costs)
-    data = bytearray(path.read_bytes())
-    from companion.journal import seal
-
-    prev = data.decode().split('"hash":"')[1][:64]
-    seq = 1
-    t = 0.0
-    while len(data) < mb << 20:
-        line, prev = seal({"t": t, "ev": "note", "text": "x" * 40}, seq, prev)
-        data += line.encode() + b"\n"
-        seq += 1
-        t += 0.001
-    path.write_bytes(bytes(data))
+        prev = w.last_hash
+    with open(path, "ab") as out:
+        seq, t, size = 1, 0.0, path.stat().st_size
+        while size < mb << 20:
+            line, prev = seal({"t": round(t, 3), "ev": "note", "text": "x" * 40}, seq, prev)
+            size += out.write(line.encode() + b"\n")
+            seq += 1
+            t += 0.001
 
 
 def peak_kb(command: str, path: Path) -> int:

@@ -259,6 +259,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_replay_parsers(sub)  # "replay" and "notation"
 
+    from companion.archive import add_commands as add_archive_commands
+
+    add_archive_commands(sub)  # "archive"
+
     from companion.arbiter.cli import add_commands as add_arbiter_commands
 
     add_arbiter_commands(sub)  # "arbiter ..." and "dispute"

@@ -144,16 +144,18 @@ class TableLock:
 
 def fold_journal(path: str | Path) -> tuple[Any, dict[str, Any], dict[str, Any], list[Any]] | None:
     """``(kind, header, state, events)`` for a journal, or None when it cannot be read (logged)."""
-    from companion.simulate import load
+    from companion.journal import read_for_resume
 
-    try:
-        loaded = load(path)
-        kind = registry.for_header(loaded.scenario.header)
-        state = kind.simulate(loaded.scenario.header, loaded.scenario.events)
+    try:  # intact records only; the resume that follows does not read the file again
+        found = read_for_resume(path)
+        if found.header is None:
+            raise ValueError("no intact header record")
+        kind = registry.for_header(found.header)
+        state = kind.simulate(found.header, list(found.events))
     except Exception as exc:  # a damaged journal is reported, never fatal
         log.warning("%s: cannot be folded: %s", path, exc)
         return None
-    return kind, dict(loaded.scenario.header), state, list(loaded.scenario.events)
+    return kind, dict(found.header), state, list(found.events)
 
 
 def is_unfinished(path: str | Path, kind: str) -> bool:

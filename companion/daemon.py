@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion import registry
+from companion import journal, registry
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.tables import Table, make_table, start_configured_game
@@ -140,13 +140,8 @@ class Daemon:
         done = self.current.settle()
         if done:
             log.info("%s", done)
-        try:
-            notes = self.table.resume(target)
-        except ValueError as exc:  # e.g. signed with another key: never appended to
-            log.warning("not taken up: %s", exc)
-            return
-        log.info("took up %s %s", target, "; ".join(notes))
-        self.current.opened(self.table.journal_path)
+        if take_up(self.table, target):  # a journal that cannot be resumed is logged
+            self.current.opened(self.table.journal_path)
 
     # ------------------------------------------------------------------ the disk
 
@@ -327,6 +322,28 @@ class Daemon:
                 self.alive.close()
 
 
+#: How long the screen says that a damaged record was set aside at a resume.
+DAMAGE_NOTICE_S = 20.0
+
+
+def take_up(table: Table, path: Path) -> bool:
+    """Resume the game in ``path``; False (logged) when it cannot be, so the caller starts a
+    new game instead: no content of a journal may stop the table. When damaged records were
+    set aside (:data:`journal.DAMAGE_NOTE`) the screen says so."""
+    try:
+        notes = table.resume(path)
+    except OSError:  # the disk, not the bytes on it: the caller waits for it (a full disk)
+        raise
+    except Exception as exc:  # whatever the bytes on disk (or another key): the table goes on
+        log.error("%s: not resumed, a new game instead: %s", path, exc)
+        print(f"companion: not resumed: {exc}", file=sys.stderr, flush=True)
+        return False
+    log.info("resumed %s %s", path, "; ".join(notes))
+    if any(note.startswith(journal.DAMAGE_NOTE) for note in notes):
+        table.notice("record damaged: see verify", DAMAGE_NOTICE_S)
+    return True
+
+
 # ---------------------------------------------------------------------- building a table
 
 
@@ -446,18 +463,9 @@ async def serve(
         table.wall_trust = probe_for(str(config["table"]["wall_clock"]))
 
     def open_game() -> None:
-        nonlocal unfinished
-        if unfinished is not None:
-            try:
-                notes = table.resume(unfinished)
-            except ValueError as exc:  # e.g. signed with another key: never appended to
-                log.warning("not resumed: %s", exc)
-                print(f"companion: not resumed: {exc}", file=sys.stderr, flush=True)
-                unfinished = None
-            else:
-                log.info("resumed %s %s", unfinished, "; ".join(notes))
-                print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
-        if unfinished is None:
+        if unfinished is not None and take_up(table, unfinished):
+            print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
+        else:
             path = start_configured_game(table, config)
             print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
 

@@ -18,9 +18,16 @@ journal like any scenario. Each record also carries:
 
 Records are written in canonical form (compact JSON, keys in written order), so any edit,
 deletion, insertion or reordering breaks either the canonical form, a ``hash`` or a ``prev``,
-and :func:`verify_bytes` says where. A power cut can leave the last line torn: reading drops it
-with a note and loses nothing before it, and :meth:`JournalWriter.resume` keeps the torn bytes
-beside the journal (``FILE.torn``) before it cuts them off and appends again.
+and :func:`read_stream` says where. The newline ends a record and its ``hash`` checks it: a line
+whose text is not canonical or whose hash does not match is damage, and is never folded.
+
+- After a power cut the end of the file may hold a torn line, or whatever the card wrote there
+  (garbage, zeros, lines of it): everything after the last intact record is the *torn tail*,
+  and :meth:`JournalWriter.resume` copies it to ``FILE.torn`` before cutting it off, so nothing
+  acknowledged (fsynced with its newline) is lost and nothing unwritten is folded.
+- A damaged line followed by intact records is damage in the middle: it stays in the file (a
+  journal is never rewritten), the resume copies it byte for byte to ``FILE.quarantine``, and the
+  game goes on from the intact records; ``companion verify`` reports it with its byte offset.
 
 Durability: :meth:`JournalWriter.append` returns only after the line is on disk
 (``os.write`` then ``os.fsync``), so a caller may acknowledge the input once it returns.
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import filecmp
 import hashlib
 import io
 import json
@@ -132,15 +140,30 @@ class Problem:
 
 @dataclass
 class Journal:
-    """What reading a journal found: the header, the event records, and any problems."""
+    """What reading a journal found: the header, the event records, and any problems.
+
+    Only records that check themselves (canonical text, their own ``hash``) are kept as the
+    header or events: a damaged line is reported, never folded. A damaged line followed by an
+    intact record is damage in the middle (``damaged``: its byte range, kept in the file and
+    copied to ``FILE.quarantine`` on resume); damaged or incomplete lines after the last intact
+    record are the torn tail (``torn``: a write cut short, cut off on resume).
+    """
 
     header: dict[str, Any] | None
     events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     torn: Problem | None = None
-    good_length: int = 0  # bytes up to the end of the last complete, readable line
+    good_length: int = 0  # bytes up to the end of the last intact record's line
     last_hash: str = GENESIS
     next_seq: int = 0
+    #: Byte ranges ``(start, end)`` of damaged lines in the middle (newline included).
+    damaged: list[tuple[int, int]] = field(default_factory=list)
+    #: Every problem of the torn tail (``torn`` is the first).
+    tail: list[Problem] = field(default_factory=list)
+    #: Intact records read, the header included.
+    records: int = 0
+    #: The last intact event record (what a cheap check of the end of a game looks at).
+    last: dict[str, Any] | None = None
 
     @property
     def intact(self) -> bool:
@@ -150,6 +173,25 @@ class Journal:
     @property
     def game(self) -> str | None:
         return None if self.header is None else str(self.header.get("game"))
+
+    def notes(self) -> list[str]:
+        """Notes for the log after a resume: the torn tail cut off, damaged records set aside
+        (the latter starts with :data:`DAMAGE_NOTE`, so the table can say so on its screen)."""
+        notes = [str(self.torn)] if self.torn is not None else []
+        if self.damaged:
+            first = next(p for p in self.problems if p.offset == self.damaged[0][0])
+            notes.append(
+                f"{DAMAGE_NOTE}: {len(self.damaged)} damaged line(s) skipped, kept in "
+                f"FILE{QUARANTINE_SUFFIX} (first: {first})"
+            )
+        return notes
+
+
+#: How a resume note about damaged records begins.
+DAMAGE_NOTE = "damaged record"
+#: Beside ``FILE``: ``FILE.quarantine`` holds damaged middle lines, ``FILE.torn`` cut tails.
+QUARANTINE_SUFFIX = ".quarantine"
+TORN_SUFFIX = ".torn"
 
 
 def read_bytes(data: bytes) -> Journal:
@@ -184,76 +226,182 @@ def _lines(stream: IO[bytes]) -> Iterator[tuple[int, int, bytes | None, bool]]:
         offset += size
 
 
-def read_stream(stream: IO[bytes]) -> Journal:
-    """Read a journal line by line. Never raises for bad content: problems are collected.
+class Scan:
+    """One pass over a journal, line by line: iterate it for the intact event records
+    ``(line number, body)``, each yielded as it is read (memory does not grow with the file).
 
-    Every complete line that parses is kept (an altered record is reported, not dropped, so an
-    arbiter can see what it says); a final line cut short is reported as torn and dropped. A
-    line beyond the readers' limits (:mod:`companion.lines`: length, nesting, number size,
-    ``t``, encoding) is a problem of kind ``refused`` and is not kept.
+    ``journal`` holds the header as soon as the scan is made, and everything else (problems,
+    the torn tail, the chain's end) once the iteration is over; its ``events`` stay empty.
+    Never raises for bad content.
     """
-    journal = Journal(header=None)
-    prev = GENESIS
-    expected_seq = 0
-    number = 0
-    for number, offset, raw, complete in _lines(stream):
-        if not complete:
-            journal.torn = Problem(
-                number,
-                offset,
-                "torn",
-                "the last line is incomplete (a write cut short by a power cut, or the file was "
-                "cut or edited); it is ignored",
-            )
-            break
-        if raw is None:
-            problem: Problem | None = Problem(
-                number,
-                offset,
-                "refused",
-                f"line longer than the limit of {lines.MAX_LINE_BYTES} bytes",
-            )
-            record = None
-        else:
-            problem, record = _check_line(raw, number, offset, prev, expected_seq)
-        newline_end = offset + (len(raw) if raw is not None else 0) + 1
-        if record is None:
-            assert problem is not None
-            if raw is not None and stream.read(1) == b"":
-                problem.kind = "torn"
-                problem.message += "; as the last line it may be a write cut short"
-                journal.torn = problem
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.journal = Journal(header=None)
+        self._prev = GENESIS
+        self._seq = 0
+        self._pending: _Run | None = None  # damaged lines not yet followed by an intact one
+        self._run = self._records(stream)
+        self._first = next(self._run, None)  # reads the header (and the first event)
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        first, self._first = self._first, None
+        if first is not None:
+            yield first
+        yield from self._run
+
+    def _records(self, stream: IO[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
+        journal = self.journal
+        for number, offset, raw, complete in _lines(stream):
+            if not complete:
+                self._damage(_torn(number, offset), offset)
                 break
-            if raw is not None:
-                stream.seek(-1, io.SEEK_CUR)
-            journal.problems.append(problem)
-            journal.good_length = stream.tell() if raw is None else newline_end
-            continue
-        if problem is not None:
-            journal.problems.append(problem)
-        prev = str(record.get("hash", ""))
-        seq = record.get("seq")
-        expected_seq = (seq if isinstance(seq, int) else expected_seq) + 1
-        body = {k: v for k, v in record.items() if k not in SEAL_KEYS}
-        if journal.header is None:
-            if number != 1 or "game" not in body:
-                journal.problems.append(
-                    Problem(number, offset, "header", "the first record must be the game header")
+            end = stream.tell() if raw is None else offset + len(raw) + 1
+            if raw is None:
+                problem: Problem | None = Problem(
+                    number,
+                    offset,
+                    "refused",
+                    f"line longer than the limit of {lines.MAX_LINE_BYTES} bytes",
                 )
+                record = None
+            else:
+                problem, record = _check_line(raw, number, offset)
+                if record is not None and (problem := self._out_of_chain(record, number, offset)):
+                    record = None
+            if record is None:
+                assert problem is not None
+                self._damage(problem, end)
+                continue
+            if self._pending is not None:  # damage before an intact record is in the middle
+                journal.problems += self._pending.problems()
+                journal.damaged.append((self._pending.first.offset, self._pending.end))
+                self._pending = None
+            body = self._take(record, number, offset, end)
+            if body is not None:
+                yield number, body
+        self._finish()
+
+    def _damage(self, problem: Problem, end: int) -> None:
+        """One more damaged line: consecutive ones make one run (kept in constant memory)."""
+        run = self._pending
+        if run is None:
+            self._pending = _Run(problem, end)
+            return
+        run.end = end
+        run.lines += 1
+        if problem.kind == "refused" and run.refused is None:
+            run.refused = problem
+
+    def _out_of_chain(self, record: dict[str, Any], number: int, offset: int) -> Problem | None:
+        """Why a record that checks itself does not follow the last intact one, if it does
+        not. Right after damaged lines a break is expected (the damage held the link), so any
+        later ``seq`` is taken up; an older one (a stale block of the card) never is."""
+        seq = record.get("seq")
+        if record.get("prev") == self._prev and seq == self._seq:
+            return None
+        later = isinstance(seq, int) and not isinstance(seq, bool) and seq >= self._seq
+        if self._pending is not None and later:
+            return None
+        if record.get("prev") != self._prev:
+            return Problem(
+                number,
+                offset,
+                "chain",
+                "the record before this one was removed, inserted, reordered or edited",
+            )
+        return Problem(number, offset, "seq", f"record number {seq!r}, expected {self._seq}")
+
+    def _take(
+        self, record: dict[str, Any], number: int, offset: int, end: int
+    ) -> dict[str, Any] | None:
+        """Account for one intact record; its body when it is an event."""
+        journal = self.journal
+        self._prev = str(record["hash"])
+        seq = record.get("seq")
+        self._seq = (seq if isinstance(seq, int) else self._seq) + 1
+        journal.good_length = end
+        journal.records += 1
+        body = {k: v for k, v in record.items() if k not in SEAL_KEYS}
+        if number == 1 and "game" in body:
             journal.header = body
-        else:
-            journal.events.append((number, body))
-        journal.good_length = newline_end
-    journal.last_hash = prev
-    journal.next_seq = expected_seq
-    if journal.header is None and journal.torn is None and not journal.problems:
-        journal.problems.append(Problem(1, 0, "header", "the journal is empty"))
-    return journal
+            return None
+        if journal.records == 1:
+            journal.problems.append(
+                Problem(number, offset, "header", "the first record must be the game header")
+            )
+        journal.last = body
+        return body
+
+    def _finish(self) -> None:
+        journal = self.journal
+        if self._pending is not None:  # nothing intact after it: the torn tail
+            journal.tail = self._pending.problems()
+            first = journal.tail[0]
+            if first.kind != "torn":
+                first = Problem(
+                    first.line,
+                    first.offset,
+                    "torn",
+                    f"{first.message}; nothing intact follows, so it is taken for a write cut "
+                    "short and ignored",
+                )
+            journal.torn = first
+        journal.last_hash = self._prev
+        journal.next_seq = self._seq
+        if journal.header is None and journal.torn is None and not journal.problems:
+            journal.problems.append(Problem(1, 0, "header", "the journal is empty"))
+
+
+@dataclass
+class _Run:
+    """Consecutive damaged lines: the first one's problem, where the run ends, how many lines,
+    and the first line in it beyond the readers' limits (a hostile file)."""
+
+    first: Problem
+    end: int
+    lines: int = 1
+    refused: Problem | None = None
+
+    def __post_init__(self) -> None:
+        if self.first.kind == "refused":
+            self.refused = self.first
+
+    def problems(self) -> list[Problem]:
+        """What to report: the first line (with how many follow it) and the refused one."""
+        first = self.first
+        if self.lines > 1:
+            first.message += f" (and the {self.lines - 1} lines after it, to byte {self.end})"
+        extra = self.refused
+        return [first] if extra is None or extra is first else [first, extra]
+
+
+def _torn(number: int, offset: int) -> Problem:
+    return Problem(
+        number,
+        offset,
+        "torn",
+        "the last line is incomplete (a write cut short by a power cut, or the file was "
+        "cut or edited); it is ignored",
+    )
+
+
+def read_stream(stream: IO[bytes]) -> Journal:
+    """Read a whole journal (see :class:`Scan`), keeping its events in ``events``.
+
+    An intact record is one whose text is canonical and whose ``hash`` matches: only those
+    are kept. A line beyond the readers' limits (:mod:`companion.lines`: length, nesting,
+    number size, ``t``, encoding) is a problem of kind ``refused``.
+    """
+    scan = Scan(stream)
+    scan.journal.events = list(scan)
+    return scan.journal
 
 
 def _check_line(
-    raw: bytes, number: int, offset: int, prev: str, seq: int
+    raw: bytes, number: int, offset: int
 ) -> tuple[Problem | None, dict[str, Any] | None]:
+    """The record on one line when it checks itself (canonical text, its own hash), else why
+    not: a line that does not is damage and is never folded."""
     try:
         text = lines.decode(raw, number)
         record = lines.loads(text, number)
@@ -271,32 +419,14 @@ def _check_line(
         same = canonical(record) == text
     except (TypeError, ValueError):
         same = False
-    if not same:
-        return (
-            Problem(number, offset, "not-canonical", "this record was rewritten or edited"),
-            record,
-        )
+    if not same:  # damaged: never folded
+        return Problem(number, offset, "not-canonical", "this record was rewritten or edited"), None
     claimed = record.get("hash")
     body = {k: v for k, v in record.items() if k not in ("hash", "sig")}
-    if claimed != digest(canonical(body)):
+    if not isinstance(claimed, str) or claimed != digest(canonical(body)):
         return Problem(
-            number, offset, "hash", "this record was edited (its hash does not match)"
-        ), record
-    if record.get("prev") != prev:
-        return (
-            Problem(
-                number,
-                offset,
-                "chain",
-                "the record before this one was removed, inserted, reordered or edited",
-            ),
-            record,
-        )
-    if record.get("seq") != seq:
-        return (
-            Problem(number, offset, "seq", f"record number {record.get('seq')!r}, expected {seq}"),
-            record,
-        )
+            number, offset, "hash", "this record was edited or damaged (its hash does not match)"
+        ), None
     return None, record
 
 
@@ -305,9 +435,39 @@ def read_path(path: str | Path) -> Journal:
         return read_stream(stream)
 
 
+#: The journal last read by :func:`read_for_resume`, with the file's identity at that moment.
+_read_once: tuple[tuple[int, int, int, int], Journal] | None = None
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def read_for_resume(path: str | Path) -> Journal:
+    """Read a journal that is about to be resumed (to see whether its game is over): the
+    :meth:`JournalWriter.resume` that follows takes this reading instead of reading the file
+    again, as long as the file has not changed since (one slot, used once)."""
+    global _read_once
+    with open(path, "rb") as stream:
+        journal = read_stream(stream)
+        _read_once = (_identity(os.fstat(stream.fileno())), journal)
+    return journal
+
+
+def _recall(stream: IO[bytes]) -> Journal | None:
+    """The reading of this very file by :func:`read_for_resume`, if it is unchanged."""
+    global _read_once
+    kept, _read_once = _read_once, None
+    if kept is None or kept[0] != _identity(os.fstat(stream.fileno())):
+        return None
+    return kept[1]
+
+
 def refused(journal: Journal) -> Problem | None:
-    """The first line beyond the readers' limits, if any (a hostile file, not damage)."""
-    return next((p for p in journal.problems if p.kind == "refused"), None)
+    """The first line beyond the readers' limits, if any (a hostile file, not damage); in the
+    torn tail only when nothing in the file is intact (it is not a journal at all)."""
+    seen = journal.problems + (journal.tail if journal.records == 0 else [])
+    return next((p for p in seen if p.kind == "refused"), None)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -325,6 +485,43 @@ def _sync(fd: int) -> None:
     """Data and the file size on disk (fdatasync skips the timestamps fsync would also write)."""
     sync = getattr(os, "fdatasync", os.fsync)
     sync(fd)
+
+
+def _beside(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _copy(stream: IO[bytes], start: int, end: int, out: IO[bytes]) -> None:
+    """Bytes ``start`` to ``end`` of ``stream`` into ``out``, a megabyte at a time."""
+    stream.seek(start)
+    left = end - start
+    while left > 0 and (chunk := stream.read(min(left, 1 << 20))):
+        out.write(chunk)
+        left -= len(chunk)
+
+
+def _quarantine(path: Path, stream: IO[bytes], journal: Journal) -> None:
+    """Write ``FILE.quarantine``: for each damaged middle line, a ``#`` line saying where it
+    was (line, byte range, what is wrong) and then its bytes exactly as they are in the journal
+    (newline included). Replaced atomically, and only when what it would hold changed."""
+    where = {p.offset: p for p in journal.problems}
+    target = _beside(path, QUARANTINE_SUFFIX)
+    tmp = _beside(path, QUARANTINE_SUFFIX + ".tmp")
+    with open(tmp, "wb") as out:
+        for start, end in journal.damaged:
+            problem = where[start]
+            out.write(
+                f"# line {problem.line}, bytes {start}-{end} of {path.name}: {problem.kind}: "
+                f"{problem.message}\n".encode()
+            )
+            _copy(stream, start, end, out)
+        out.flush()
+        os.fsync(out.fileno())
+    if target.exists() and filecmp.cmp(tmp, target, shallow=False):
+        tmp.unlink()
+        return
+    os.replace(tmp, target)
+    _fsync_dir(path.parent)
 
 
 def _signer_for(
@@ -415,10 +612,12 @@ class JournalWriter:
         *,
         appending_as: SigningKey | None = None,
     ) -> tuple[JournalWriter, Journal]:
-        """Reopen a journal to go on appending after a restart.
+        """Reopen a journal to go on appending after a restart (it is read once).
 
-        A torn last line is copied to ``FILE.torn`` and cut off first, so the chain continues
-        from the last complete record and nothing complete is lost. A signed journal goes on
+        A torn tail is copied to ``FILE.torn`` and cut off first, so the chain continues from
+        the last intact record and nothing acknowledged is lost. Damaged lines in the middle
+        stay where they are (the journal is never rewritten) and are copied byte for byte to
+        ``FILE.quarantine``; they are not folded. A signed journal goes on
         only with the key that signed it (``signer``), or the records after the restart would
         carry a signature nobody can check: ValueError otherwise, and nothing is changed.
         ``appending_as`` is another key (the arbiter's, appending a correction to a finished
@@ -426,21 +625,21 @@ class JournalWriter:
         """
         path = Path(path)
         with open(path, "rb") as stream:
-            journal = read_stream(stream)
+            journal = _recall(stream) or read_stream(stream)
             if journal.header is None:
-                raise ValueError(f"{path}: not a journal (no header record)")
+                raise ValueError(f"{path}: not a journal (no intact header record)")
             if appending_as is not None:  # the arbiter, appending with his own key: each
                 signer = appending_as  # record names it (``signer``), see verify
             else:
                 signer = _signer_for(path, journal.header, signer)
             size = stream.seek(0, io.SEEK_END)
             if journal.good_length < size:
-                stream.seek(journal.good_length)
-                with open(path.with_name(path.name + ".torn"), "ab") as keep:
-                    while chunk := stream.read(1 << 20):
-                        keep.write(chunk)
+                with open(_beside(path, TORN_SUFFIX), "ab") as keep:
+                    _copy(stream, journal.good_length, size, keep)
                     keep.flush()
                     os.fsync(keep.fileno())
+            if journal.damaged:
+                _quarantine(path, stream, journal)
         if journal.good_length < size:
             fd = os.open(path, os.O_WRONLY)
             try:

@@ -152,7 +152,7 @@ class KeypadTable:
         if journal.header is None or journal.header.get("game") != self.GAME:
             writer.close()
             raise ValueError(f"{path}: not a {self.GAME.capitalize()} journal")
-        notes = [str(journal.torn)] if journal.torn is not None else []
+        notes = journal.notes()  # a torn tail cut off, damaged records set aside
         last_t, last_wall = 0.0, float(journal.header.get("wall0", self.clock.wall()))
         for _, body in journal.events:
             t, wall = body.get("t"), body.get("wall")

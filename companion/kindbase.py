@@ -26,7 +26,7 @@ arbiter code.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
@@ -76,9 +76,15 @@ class PackageKind:
         check = getattr(self.module("simulate"), "validate_header", None)
         return dict(header) if check is None else cast(dict[str, Any], check(header))
 
-    def simulate(self, header: Mapping[str, Any], events: list[NumberedEvent]) -> dict[str, Any]:
-        result = self.module("simulate").simulate(dict(header), events)
-        return cast(dict[str, Any], result)
+    def simulate(
+        self, header: Mapping[str, Any], events: Iterable[NumberedEvent]
+    ) -> dict[str, Any]:
+        """A game whose ``simulate`` module says ``ONE_PASS = True`` folds the events as they
+        come (memory does not grow with a journal's length); any other is given a list."""
+        module = self.module("simulate")
+        if not getattr(module, "ONE_PASS", False) and not isinstance(events, list):
+            events = list(events)
+        return cast(dict[str, Any], module.simulate(dict(header), events))
 
     def summary(self, result: Mapping[str, Any]) -> str:
         return str(self.module("simulate").summary(dict(result)))

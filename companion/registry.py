@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -83,8 +83,11 @@ class GameKind(Protocol):
         :class:`companion.scenario.MalformedInput`."""
         ...
 
-    def simulate(self, header: Mapping[str, Any], events: list[NumberedEvent]) -> dict[str, Any]:
-        """Fold a header and its events (journal or scenario) into the contract's JSON state."""
+    def simulate(
+        self, header: Mapping[str, Any], events: Iterable[NumberedEvent]
+    ) -> dict[str, Any]:
+        """Fold a header and its events (journal or scenario) into the contract's JSON state;
+        ``events`` may be read as they come (a journal being read), once."""
         ...
 
     def summary(self, result: Mapping[str, Any]) -> str:

@@ -6,7 +6,7 @@ This module is pure (it parses text, it opens nothing), so the game cores may us
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,12 +68,19 @@ def event_times(events: Sequence[NumberedEvent], *, required: bool) -> list[floa
     Where ``required`` is false a missing ``t`` repeats the previous one (Tantrix events may
     omit it).
     """
-    times: list[float] = []
+    return [t for _, _, t in timed_events(events, required=required)]
+
+
+def timed_events(
+    events: Iterable[NumberedEvent], *, required: bool
+) -> Iterator[tuple[int, Mapping[str, Any], float]]:
+    """Each event with its checked time, as :func:`event_times` checks them, one at a time
+    (a fold can go on while a journal is read)."""
     last = 0.0
     for number, event in events:
         t = event.get("t")
         if t is None and not required:
-            times.append(last)
+            yield number, event, last
             continue
         if isinstance(t, bool) or not isinstance(t, (int, float)):
             raise MalformedInput(
@@ -85,5 +92,4 @@ def event_times(events: Sequence[NumberedEvent], *, required: bool) -> list[floa
         if t < last:
             raise MalformedInput(f"time goes backwards: t={t} after t={last}", number)
         last = float(t)
-        times.append(last)
-    return times
+        yield number, event, last

@@ -14,7 +14,7 @@ A journal is read through :mod:`companion.journal`, so a torn last line is dropp
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
@@ -28,7 +28,7 @@ class GameSimulator(Protocol):
     """What :func:`simulator_for` gives: a game kind's two record functions."""
 
     def simulate(
-        self, header: Mapping[str, Any], events: list[NumberedEvent]
+        self, header: Mapping[str, Any], events: Iterable[NumberedEvent]
     ) -> dict[str, Any]: ...
 
     def summary(self, result: Mapping[str, Any]) -> str: ...

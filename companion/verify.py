@@ -69,7 +69,7 @@ class Verdict:
 
     def report(self) -> str:
         j = self.journal
-        lines = [f"{self.path}: {len(j.events) + (1 if j.header else 0)} records"]
+        lines = [f"{self.path}: {j.records} records"]
         first = self.first_bad
         if first is not None:
             lines.append(f"FIRST BAD RECORD: {first}")
@@ -146,11 +146,14 @@ def verify_path(
     correction to a finished game) names its own ``signer``: it must be one of
     ``arbiter_keys``.
     """
-    j = journal_mod.read_path(path)
+    with open(path, "rb") as stream:  # folded while it is read: memory does not grow with it
+        scan = journal_mod.Scan(stream)
+        verdict = Verdict(str(path), scan.journal)
+        verdict.result = _fold(verdict, scan)
+    j = scan.journal
     bad = journal_mod.refused(j)
     if bad is not None:
-        raise MalformedInput(bad.message, bad.line)
-    verdict = Verdict(str(path), j)
+        raise MalformedInput(f"{bad.message} (at byte {bad.offset})", bad.line)
     if j.header is None:
         return verdict
     _check_signer(verdict, key, keyring)
@@ -160,18 +163,30 @@ def verify_path(
         from companion.arbiter.tails import check_tail, read_tail
 
         verdict.tail_problems += check_tail(Path(path), read_tail(against))
-    verdict.final_seen = bool(j.events) and is_final(j.events[-1][1])
-    game = j.game
-    try:
-        sim = simulator_for(str(game))
-    except ImportError:
-        verdict.rule_errors.append(f"unknown game {game!r} in the header")
-        return verdict
-    try:
-        verdict.result = sim.simulate(dict(j.header), list(j.events))
-    except MalformedInput as exc:
-        verdict.rule_errors.append(str(exc))
+    verdict.final_seen = j.last is not None and is_final(j.last)
     return verdict
+
+
+def _fold(verdict: Verdict, scan: journal_mod.Scan) -> dict[str, Any] | None:
+    """The rules' result for the intact records as they are read; the scan is read to its end
+    whatever happens, so every problem of the journal is found."""
+    header = scan.journal.header
+    try:
+        if header is None:
+            return None
+        try:
+            sim = simulator_for(str(header.get("game")))
+        except ImportError:
+            verdict.rule_errors.append(f"unknown game {header.get('game')!r} in the header")
+            return None
+        try:
+            return sim.simulate(dict(header), scan)
+        except MalformedInput as exc:
+            verdict.rule_errors.append(str(exc))
+            return None
+    finally:
+        for _ in scan:  # whatever the fold did not read
+            pass
 
 
 def is_final(body: dict[str, Any]) -> bool:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.scenario import MalformedInput, NumberedEvent, event_times
+from companion.scenario import MalformedInput, NumberedEvent, event_times, timed_events
 from companion.tamsk.board import CAPACITY, COLUMNS, SPACES, coordinates
 from companion.tamsk.challenge import outcome as challenge_outcome
 from companion.tamsk.challenge import parse_challenge
@@ -47,16 +47,23 @@ def parse_events(events: Sequence[NumberedEvent]) -> list[Event]:
     return [parse_event(obj, t, line) for (line, obj), t in zip(events, times, strict=True)]
 
 
+#: :func:`simulate` reads its events once, as they come (see companion.kindbase).
+ONE_PASS = True
+
+
 def simulate(
-    header: dict[str, Any], events: list[NumberedEvent], header_line: int = 1
+    header: dict[str, Any], events: Iterable[NumberedEvent], header_line: int = 1
 ) -> dict[str, Any]:
+    """Fold the events while they are read: a journal's length costs no memory here beyond
+    what the game itself keeps (notes, for one, are not kept)."""
     rules = rules_from_header(header, header_line)
     challenge = parse_challenge(header, header_line)
-    parsed = parse_events(events)
     game = Game(rules)
-    for event in parsed:
-        game.apply(event)
-    state = game.snapshot(parsed[-1].t if parsed else 0.0)
+    last = 0.0
+    for line, obj, t in timed_events(events, required=True):
+        game.apply(parse_event(obj, t, line))
+        last = t
+    state = game.snapshot(last)
     if challenge is not None:
         state["challenge"] = challenge_outcome(challenge, bool(state["over"]), state["winner"])
     return state

@@ -207,9 +207,7 @@ class Table:
 
         self.close()
         writer, journal = JournalWriter.resume(path, self.signer)
-        notes = []
-        if journal.torn is not None:
-            notes.append(str(journal.torn))
+        notes = journal.notes()  # a torn tail cut off, damaged records set aside
         if journal.header is None or journal.header.get("game") != "tamsk":
             writer.close()
             raise ValueError(f"{path}: not a Tamsk journal")

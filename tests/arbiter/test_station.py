@@ -151,6 +151,25 @@ def test_used_nonces_are_read_back_from_a_journal_with_a_damaged_line(
     assert table.station.gate.seen == {cmd["nonce"]}
 
 
+def test_a_non_utf8_line_in_the_journal_does_not_stop_the_station_after_a_restart(
+    table: SimulatedTable, tmp_path: Path
+) -> None:
+    cmd = command(table, {"what": "turn", "player": "black", "reason": "x"})
+    table.station.command(json.dumps(cmd))
+    path = journal(table)
+    lines = path.read_bytes().split(b"\n")
+    lines.insert(2, b'{"t":1.0,"ev":"note","text":"\xff\xfe"}')  # the card garbled a line
+    path.write_bytes(b"\n".join(lines))
+    from companion.tamsk.arbiter import TamskStation as ArbiterStation
+    from companion.tamsk.table import Table
+
+    again = Table(table.clock, tmp_path, config=table.config)
+    again.resume(path)
+    station = ArbiterStation(again, table.clock)  # read the nonces: used to crash here
+    outcome = station.command(json.dumps(cmd))
+    assert outcome.ok is False and "replayed" in outcome.detail
+
+
 @pytest.mark.parametrize(
     ("change", "why"),
     [
