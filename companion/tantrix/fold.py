@@ -27,9 +27,10 @@ from companion.scenario import MalformedInput, NumberedEvent
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
-from companion.tantrix.simulate import parse_placement, state
+from companion.tantrix.events import parse_placement
+from companion.tantrix.simulate import apply_event, make_game, state, who
 
-RULE_FIELDS = ("game", "players")
+RULE_FIELDS = ("game", "players", "hands")
 
 
 def players_of(header: dict[str, Any]) -> tuple[str, ...]:
@@ -49,7 +50,7 @@ def players_of(header: dict[str, Any]) -> tuple[str, ...]:
 def usable_events(events: Sequence[NumberedEvent], notes: list[str]) -> list[Usable]:
     """The Tantrix inputs a replay can fold (see :func:`companion.replay.model.usable_events`)."""
     return model_usable(
-        events, notes, line_kind, ("place", "done", "undo", "end", "note")
+        events, notes, line_kind, ("place", "done", "undo", "end", "note", "starter", "draw")
     )
 
 
@@ -66,22 +67,21 @@ class _Table:
         if self.ended:
             return None
         kind = obj["ev"]
-        player = self.game.turn
+        player = who(self.game, obj)
         try:
-            if kind == "place":
-                placement = parse_placement(obj, line)
-                self.game.play(placement)
-                return placement.cell
-            if kind == "done":
-                self.game.end_turn()
-            elif kind == "undo":
-                self.game.undo()
-            elif kind == "end":
-                self.ended = True
-        except IllegalPlacement as exc:
+            refused = apply_event(self.game, obj, line)
+        except MalformedInput as exc:  # a draw in a game without hands, say
+            refused = IllegalPlacement("malformed", str(exc))
+        if refused is not None:
             self.violations.append(
-                {"t": t, "player": player, "kind": exc.kind, "detail": exc.detail, "line": line}
+                {"t": t, "player": player, "kind": refused.kind, "detail": refused.detail,
+                 "line": line}
             )
+            return None
+        if kind == "end":
+            self.ended = True
+        if kind == "place":
+            return parse_placement(obj, line).cell
         return None
 
     def state(self) -> dict[str, Any]:
@@ -106,7 +106,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     usable = usable_events(events, notes)
     objs = [obj for _, obj, _ in usable]
     records = group(objs, [line_kind(o) for o in objs])
-    table = _Table(Game(players))
+    table = _Table(make_game(header))
     first = table.state()
     frames = [Frame(0, 0.0, "start", first, (f"{players[0]} to play",))]
     lines: list[Line] = []
@@ -173,6 +173,6 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         notes,
         cells=sorted(cells),
         timeline=RefoldTimeline(
-            lambda: _Table(Game(players)), usable, [r.events[-1] + 1 for r in records]
+            lambda: _Table(make_game(header)), usable, [r.events[-1] + 1 for r in records]
         ),
     )

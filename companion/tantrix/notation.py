@@ -2,7 +2,8 @@
 
 Tantrix lines (the syntax every game shares is in :mod:`companion.notation`):
 ``red #23 (1,-2) r3 @0:42 done@0:44`` tile 23 on cell (1, -2) turned 3 sixths, then the end of
-the turn; ``yellow done``, ``red undo``. The colour in front is for the reader (the rules know
+the turn; ``yellow done``, ``red undo``. With hands: ``yellow draws #40 @0:03`` and the start
+draw ``starter red #12 yellow #40`` (the team game: ``starter #10 #20 #44 #30`` in seat order). The colour in front is for the reader (the rules know
 whose turn it is).
 """
 
@@ -15,7 +16,8 @@ from typing import Any
 from companion import notation
 from companion.notation import Record, end_or_note, only_time, read_time, stamp
 from companion.scenario import MalformedInput
-from companion.tantrix.simulate import EVENTS, parse_placement
+from companion.tantrix.events import parse_placement
+from companion.tantrix.simulate import EVENTS, HAND_EVENTS, parse_starter
 
 COLOURS = ("red", "yellow", "green", "blue")
 
@@ -27,8 +29,17 @@ _TILE = re.compile(r"^#(\d+)$")
 def line_kind(event: Mapping[str, Any]) -> str:
     """The line kind of one Tantrix input (``raw`` when it cannot be written as text)."""
     kind = event.get("ev")
-    if kind not in EVENTS or not notation.time_ok(event, required=False):
+    if kind not in EVENTS + HAND_EVENTS or not notation.time_ok(event, required=False):
         return "raw"
+    if kind == "draw":
+        tile = event.get("tile")
+        if event.get("player") not in COLOURS or not _is_tile(tile):
+            return "raw"
+    if kind == "starter":
+        try:
+            parse_starter(event, 0)
+        except MalformedInput:
+            return "raw"
     if kind == "place":
         try:
             parse_placement(event, 0)
@@ -37,6 +48,10 @@ def line_kind(event: Mapping[str, Any]) -> str:
     if kind == "note" and not isinstance(event.get("text", ""), str):
         return "raw"
     return str(kind)
+
+
+def _is_tile(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 56
 
 
 def group(events: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[Record]:
@@ -76,6 +91,16 @@ def text(
         words += [f"#{e['tile']}", f"({e['q']},{e['r']})", f"r{e['rot']}"]
     elif kind == "note":
         words += ["note", notation.json_text(str(e.get("text", "")))]
+    elif kind == "draw":
+        words += [str(e["player"]), "draws", f"#{e['tile']}"]
+    elif kind == "starter":
+        draws = e["draws"]
+        words.append("starter")
+        if isinstance(draws, dict):
+            for colour, tile in draws.items():
+                words += [str(colour), f"#{tile}"]
+        else:
+            words += [f"#{tile}" for tile in draws]
     else:
         words.append(kind)
     if e.get("t") is not None:
@@ -91,6 +116,10 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
     if body.startswith("raw"):
         return notation.parse_raw(body, number)
     tokens = notation.words(body, number)
+    if len(tokens) >= 3 and tokens[0] in COLOURS and tokens[1] == "draws":
+        return [_draw(tokens, number)]
+    if tokens[0] == "starter":
+        return [_starter(tokens[1:], number)]
     if tokens[0] in COLOURS:
         tokens = tokens[1:]
         if not tokens:
@@ -139,3 +168,32 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
                 number,
             )
     return out
+
+
+def _number(token: str, number: int) -> int:
+    tile = _TILE.match(token)
+    if tile is None or not _is_tile(int(tile.group(1))):
+        raise MalformedInput(f"{token!r} is not a tile: #1 to #56", number)
+    return int(tile.group(1))
+
+
+def _draw(tokens: list[str], number: int) -> dict[str, Any]:
+    event: dict[str, Any] = {"ev": "draw", "player": tokens[0], "tile": _number(tokens[2], number)}
+    t = only_time(tokens[3:], number, required=False, what="draw")
+    return event if t is None else {"t": t, **event}
+
+
+def _starter(tokens: list[str], number: int) -> dict[str, Any]:
+    t = None
+    if tokens and tokens[-1].startswith("@"):
+        t = read_time(tokens[-1][1:], number)
+        tokens = tokens[:-1]
+    draws: dict[str, int] | list[int]
+    if tokens and tokens[0] in COLOURS:
+        if len(tokens) % 2:
+            raise MalformedInput("a start draw is starter COLOUR #TILE COLOUR #TILE ...", number)
+        draws = {tokens[i]: _number(tokens[i + 1], number) for i in range(0, len(tokens), 2)}
+    else:
+        draws = [_number(tok, number) for tok in tokens]
+    event: dict[str, Any] = {"ev": "starter", "draws": draws}
+    return event if t is None else {"t": t, **event}

@@ -35,7 +35,8 @@ from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
 from companion.tantrix.entry import KeypadEntry, Screen
 from companion.tantrix.game import Game, IllegalPlacement, Placement
-from companion.tantrix.simulate import EVENTS, parse_placement
+from companion.tantrix.events import parse_placement
+from companion.tantrix.simulate import EVENTS
 from companion.tantrix.tiles import COLOURS, TILES
 
 log = logging.getLogger(__name__)
