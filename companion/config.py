@@ -38,7 +38,8 @@ ruleset = "adjusted"   # "adjusted" (English rule book) or "original" (French/Cz
 start = "standard"     # or "free"
 
 [tantrix]
-players = ["red", "yellow"]   # 2 to 4 colours in seat order
+players = ["red", "yellow"]   # 2 to 4 colours in seat order (team game: red, yellow, red, yellow)
+hands = false                 # true: every draw is typed, the forced-space obligation enforced
 
 [tokami]
 players = ["Player 1", "Player 2"]

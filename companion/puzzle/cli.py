@@ -131,14 +131,56 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
     return 0 if play(n, stdin or sys.stdin, out) else 1
 
 
+PLAY_USAGE = (
+    "usage: companion tantrix play [--hands] [COLOUR ...] [--journal-dir DIR]\n"
+    "  e.g. companion tantrix play --hands red yellow red yellow   (the team game)\n"
+)
+
+
+def play_config(players: list[str], hands: bool) -> dict[str, Any]:
+    """The built-in configuration set up for a keypad Strategy table."""
+    from companion.config import defaults
+
+    config = defaults()
+    config["game"]["kind"] = "tantrix"
+    config["tantrix"] = {"players": players or ["red", "yellow"], "hands": hands}
+    return config
+
+
+def play_strategy(argv: list[str], out: TextIO) -> int:
+    """``companion tantrix play``: a Strategy game on the desktop keypad and screen."""
+    from companion.tantrix.game import Game
+
+    try:
+        argv, _, journal_dir = _split_table_options(argv)
+    except ValueError as exc:
+        out.write(f"{exc}\n{PLAY_USAGE}")
+        return 2
+    hands = "--hands" in argv
+    players = [a for a in argv if a != "--hands"]
+    try:
+        Game(players or ["red", "yellow"])
+    except ValueError as exc:
+        out.write(f"{exc}\n{PLAY_USAGE}")
+        return 2
+    from companion.desktop import main as desktop_main
+
+    return desktop_main(play_config(players, hands), journal_dir)
+
+
 def cmd_tantrix(args: argparse.Namespace) -> int:
+    if args.puzzle == "play":
+        return play_strategy(list(args.rest), sys.stdout)
     return main(args.rest)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``companion tantrix puzzle ...``."""
-    p = sub.add_parser("tantrix", help="Tantrix solo puzzles: tantrix puzzle discovery N [FILE]")
-    p.add_argument("puzzle", choices=["puzzle"])
+    p = sub.add_parser(
+        "tantrix",
+        help="Tantrix: tantrix puzzle discovery N [FILE]; tantrix play [--hands] [COLOUR ...]",
+    )
+    p.add_argument("puzzle", choices=["puzzle", "play"])
     p.add_argument(
         "rest", nargs=argparse.REMAINDER, help="discovery N [FILE | --table [--journal-dir DIR]]"
     )

@@ -24,10 +24,10 @@ from companion.replay.model import (
 )
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
+from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
-from companion.tantrix.events import parse_placement
 from companion.tantrix.simulate import apply_event, make_game, state, who
 
 RULE_FIELDS = ("game", "players", "hands")

@@ -87,6 +87,11 @@ class HandsGame(Game):
         """The seat holding ``tile``, or None."""
         return self._holder.get(tile)
 
+    @property
+    def start_draw_open(self) -> bool:
+        """Whether the start draw may still be made: no draw and no placement yet."""
+        return self.starter is None and not self._drawn and self.placed == 0
+
     def needs_draw(self, seat: int) -> bool:
         """Whether ``seat`` must draw before he may place: fewer than 6 tiles, bag not empty."""
         return len(self._hands[seat]) < HAND and self.bag > 0

@@ -3,8 +3,8 @@
 Tantrix lines (the syntax every game shares is in :mod:`companion.notation`):
 ``red #23 (1,-2) r3 @0:42 done@0:44`` tile 23 on cell (1, -2) turned 3 sixths, then the end of
 the turn; ``yellow done``, ``red undo``. With hands: ``yellow draws #40 @0:03`` and the start
-draw ``starter red #12 yellow #40`` (the team game: ``starter #10 #20 #44 #30`` in seat order). The colour in front is for the reader (the rules know
-whose turn it is).
+draw ``starter red #12 yellow #40`` (the team game: ``starter #10 #20 #44 #30`` in seat order).
+The colour in front is for the reader (the rules know whose turn it is).
 """
 
 from __future__ import annotations

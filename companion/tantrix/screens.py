@@ -43,6 +43,7 @@ from companion.screens.text import (
     draw_text_right,
     printable,
 )
+from companion.tantrix import messages as say
 
 #: From this height on, the roomier layout (board maps, colours beside the text) is used.
 TALL_HEIGHT = 112
@@ -70,6 +71,14 @@ RULES = (
     "second free move",
     "game over",
     "nothing to undo",
+    # with hands
+    "not in hand",
+    "draw first",
+    "forced space first",
+    "a forced space can be filled",
+    "not in the bag",
+    "hand full",
+    "starter",
 )
 
 Cell = tuple[int, int]
@@ -372,6 +381,9 @@ def _draw_table(
     typed so far; on a tall panel the whole board above them."""
     turn = None if view.get("over") else view.get("turn")
     title, right = _headline(view)
+    stage = entry.get("stage")
+    if stage == "starter" and not view.get("over"):
+        title, turn = say.START_TITLE, None
     y = draw_title_bar(
         draw,
         palette,
@@ -382,19 +394,31 @@ def _draw_table(
         ink=_ink_on(palette, turn),
     )
     room = columns(width - 2)
-    players = [str(p) for p in view.get("players") or []]
+    players = list(dict.fromkeys(str(p) for p in view.get("players") or []))
     scores = view.get("scores") or {}
-    paired = not tall and len(players) > 3
+    hands = "hand" in view
+    paired = not tall and (len(players) > 3 or hands)
     score_rows = (len(players) + 1) // 2 if paired else len(players)
     bottom_y = height - LINE_HEIGHT
+    hand_row = 1 if hands and not view.get("over") else 0
     if tall:
-        text_top = bottom_y - PITCH * (1 + score_rows) - 2
+        text_top = bottom_y - PITCH * (1 + score_rows + hand_row) - 2
         _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
         draw.line((0, text_top - 1, width - 1, text_top - 1), fill=palette.dim)
         y = text_top + 1
     forced_ink = palette.warning if view.get("forced") and tall else palette.foreground
-    draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
+    fills = view.get("must_fill") or []
+    if fills and not view.get("over"):
+        words = " ".join(f"{t}@{q},{r}" for t, q, r in fills)
+        draw_text(draw, 1, y, clip(say.MUST_FILL.format(fills=words), room), palette.warning)
+    else:
+        draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
     y += PITCH
+    if hand_row:
+        tiles = " ".join(str(t) for t in view.get("hand") or [])
+        words = say.SKIP_START if stage == "starter" else say.HAND.format(tiles=tiles)
+        draw_text(draw, 1, y, clip(words, room), palette.foreground)
+        y += PITCH
     half = (width - 2) // 2
     for i, player in enumerate(players):
         s = scores.get(player) or {}
@@ -412,7 +436,15 @@ def _draw_table(
         y += PITCH
     if paired and len(players) % 2:
         y += PITCH
-    prompt = "D: menu" if view.get("over") else f"tile no.? {entry.get('typed') or ''}_  D: menu"
+    typed = entry.get("typed") or ""
+    if view.get("over"):
+        prompt = "D: menu"
+    elif stage == "starter":
+        prompt = say.SCREEN_START.format(player=entry.get("drawing"), typed=typed)
+    elif stage == "draw":
+        prompt = say.SCREEN_DRAW.format(player=entry.get("drawing"), typed=typed)
+    else:
+        prompt = say.TILE.format(typed=typed)
     draw_text(draw, 1, bottom_y, clip(prompt, room), palette.foreground)
 
 

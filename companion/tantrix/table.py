@@ -34,36 +34,14 @@ from companion.clock import Clock
 from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
 from companion.tantrix.entry import KeypadEntry, Screen
-from companion.tantrix.game import Game, IllegalPlacement, Placement
-from companion.tantrix.events import parse_placement
-from companion.tantrix.simulate import EVENTS
+from companion.tantrix.game import Game, Placement
+from companion.tantrix.hands import HandsGame
+from companion.tantrix.simulate import apply_event, hands_state, make_game
 from companion.tantrix.tiles import COLOURS, TILES
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PLAYERS = ("red", "yellow")
-
-
-def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalPlacement | None:
-    """Play one journal event on ``game`` as ``companion simulate`` does.
-
-    Returns the refusal when the rules refuse it (the game is then unchanged); a line that is
-    not a Tantrix event at all raises :class:`MalformedInput`. ``note`` and ``end`` change
-    nothing here (the caller decides what ``end`` means for the rest of the journal).
-    """
-    kind = event.get("ev")
-    if kind not in EVENTS:
-        raise MalformedInput(f"unknown event {kind!r}: a Tantrix event is one of {EVENTS}", line)
-    try:
-        if kind == "place":
-            game.play(parse_placement(event, line))
-        elif kind == "done":
-            game.end_turn()
-        elif kind == "undo":
-            game.undo()
-    except IllegalPlacement as refused:
-        return refused
-    return None
 
 
 def fold(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]) -> tuple[
@@ -75,10 +53,10 @@ def fold(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any
     a line that is not a Tantrix event is skipped with a note rather than losing the game.
     Events after an ``end`` are not played, as in ``companion simulate``.
     """
-    players = header.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ValueError('the journal header has no "players" list of colours')
-    game = Game(players)
+    try:
+        game = make_game(header)
+    except MalformedInput as exc:
+        raise ValueError(f"the journal header: {exc}") from None
     ended = False
     notes: list[str] = []
     for line, event in events:
@@ -121,20 +99,25 @@ class TantrixTable(KeypadTable):
         names: Mapping[str, str] | None = None,
         table: int | None = None,
         name: str | None = None,
+        hands: bool = False,
     ) -> Path:
-        """Begin a new game between 2 to 4 colours in seat order (the first seat starts).
+        """Begin a new game between 2 to 4 colours in seat order (the first seat starts, unless
+        a start draw with ``hands`` decides), or the team game (four seats, two colours).
+        With ``hands`` every tile that leaves the bag is typed, so the obligation to fill
+        forced spaces is enforced.
 
         ``names`` optionally gives each colour's player, e.g. ``{"red": "Ada"}``. Bad options
         raise :class:`ValueError` and leave the table as it was.
         """
-        game = Game(players)
+        game = HandsGame(players) if hands else Game(players)
         names = dict(names or {})
         strangers = sorted(set(names) - set(game.players))
         if strangers:
             raise ValueError(f"names given for colours not playing: {', '.join(strangers)}")
-        path = self._new_journal(
-            {"players": list(game.players), "names": names}, table, name
-        )
+        header: dict[str, Any] = {"players": list(game.players), "names": names}
+        if hands:
+            header["hands"] = True
+        path = self._new_journal(header, table, name)
         self.game = game
         self.ended = False
         self._resync()
@@ -208,8 +191,9 @@ class TantrixTable(KeypadTable):
         twin, game = self.entry.game, self.game
         return (
             twin.placements == game.placements
-            and twin.turn == game.turn
+            and twin.seat == game.seat
             and twin.free_move_used == game.free_move_used
+            and _hands(twin) == _hands(game)
         )
 
     # ------------------------------------------------------------------ views
@@ -222,7 +206,7 @@ class TantrixTable(KeypadTable):
             return {"game": None}
         scores = game.scores()
         screen = entry.screen
-        return {
+        out = {
             "game": "tantrix",
             "players": list(game.players),
             "names": dict(self.header.get("names") or {}),
@@ -244,6 +228,10 @@ class TantrixTable(KeypadTable):
             "error": self.error,
             "warning": self.warning,
         }
+        if isinstance(game, HandsGame):
+            out.update(hands_state(game))
+            out["hand"] = game.hand(game.seat)
+        return out
 
     def status_line(self) -> str:
         """One line for systemd's STATUS=."""
@@ -262,6 +250,12 @@ class TantrixTable(KeypadTable):
         )
 
 
+def _hands(game: Game) -> list[list[int]] | None:
+    if not isinstance(game, HandsGame):
+        return None
+    return [game.hand(s) for s in range(len(game.players))]
+
+
 def sides(placement: Placement) -> tuple[str, ...]:
     """The colours a laid tile shows on sides NE..NW."""
     return TILES[placement.tile].sides(placement.rot)
@@ -273,6 +267,8 @@ def entry_view(screen: Screen) -> dict[str, Any]:
     return {
         "mode": screen.mode,
         "prompt": screen.prompt,
+        "stage": screen.stage,
+        "drawing": screen.drawing,
         "typed": screen.typed,
         "tile": screen.tile,
         "colours": list(screen.colours) if screen.colours is not None else None,
@@ -313,6 +309,14 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
 TABLE = TantrixTable
 
 
+def hands_from_config(config: Mapping[str, Any]) -> bool:
+    """``[tantrix] hands = true``: every draw is typed and the obligation enforced."""
+    hands = (config.get("tantrix") or {}).get("hands", False)
+    if not isinstance(hands, bool):
+        raise ValueError(f"tantrix.hands must be true or false, got {hands!r}")
+    return hands
+
+
 def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:
     """Start a new game with the options the configuration gives."""
-    return table.start_game(players_from_config(config))
+    return table.start_game(players_from_config(config), hands=hands_from_config(config))

@@ -33,7 +33,7 @@ from companion.tantrix.autoplay import random_game
 from companion.tantrix.game import Placement
 from companion.tantrix.screens import tantrix_screen
 from companion.tokami.screens import tokami_screen
-from tests.tables.driving import Seat, play_events, seat
+from tests.tables.driving import Seat, hands_up_to_a_fill, play_events, seat
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "reference" / "screens"
 OLED = ((128, 64), "1")
@@ -94,6 +94,20 @@ def tantrix_view(situation: str) -> dict[str, Any]:
         elif situation == "warning":
             _tantrix_game(s, THREE, 12)
             s.table.notice("sensor hub link lost")
+        elif situation == "hands_start":
+            s.table.start_game(["red", "yellow"], names={"red": "Ada"}, hands=True)
+            s.press("12#4")
+        elif situation == "hands_draw":
+            s.table.start_game(["red", "yellow"], names={"red": "Ada"}, hands=True)
+            s.press("12#40#1#2#3")
+        elif situation in ("hands_must_fill", "hands_not_a_fill"):
+            hands_up_to_a_fill(s, step3=False)
+            if situation == "hands_not_a_fill":
+                fillers = {f[0] for f in s.view["must_fill"]}
+                s.press(f"{next(t for t in s.view['hand'] if t not in fillers)}#")
+        elif situation == "hands_cannot_end":
+            hands_up_to_a_fill(s, step3=True)
+            s.press("D1")
         else:
             raise ValueError(f"no Tantrix situation {situation!r}")
         return s.view
@@ -117,6 +131,11 @@ TANTRIX_SITUATIONS = (
     "undo",
     "over",
     "warning",
+    "hands_start",
+    "hands_draw",
+    "hands_must_fill",
+    "hands_not_a_fill",
+    "hands_cannot_end",
 )
 TANTRIX_COLOUR_SITUATIONS = (
     "opening",
@@ -128,6 +147,7 @@ TANTRIX_COLOUR_SITUATIONS = (
     "scores",
     "forced",
     "over",
+    "hands_must_fill",
 )
 TANTRIX_CASES: dict[str, Callable[[], Image.Image]] = {
     **{f"tantrix_{name}": _tantrix_case(name, OLED) for name in TANTRIX_SITUATIONS},
