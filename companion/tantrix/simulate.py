@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
+from companion.tantrix import solo
 from companion.tantrix.events import integer as _integer
 from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
@@ -249,8 +250,6 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
     mode = mode_of(header, header_line)
     if mode == "strategy":
         return replay(header, events)[1]
-    from companion.tantrix import solo  # the solo modes' rules, loaded only when asked for
-
     return solo.simulate(mode, header, events)
 
 
@@ -290,6 +289,8 @@ def board_map(
 
 def summary(result: dict[str, Any]) -> str:
     """The output object as text a person reads: state, scores, map, tiles, violations."""
+    if result.get("mode") in MODES[1:]:
+        return solo.summary(result)
     out = [
         f"Tantrix, {', '.join(result['players'])}: {result['placed']} tiles placed, "
         f"bag {result['bag']} ({result['phase']} phase)",
