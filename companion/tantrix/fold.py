@@ -24,13 +24,14 @@ from companion.replay.model import (
 )
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
+from companion.tantrix import solo
 from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
-from companion.tantrix.simulate import apply_event, make_game, state, who
+from companion.tantrix.simulate import apply_event, make_game, mode_of, state, who
 
-RULE_FIELDS = ("game", "players", "hands")
+RULE_FIELDS = ("game", "players", "hands", "mode", "target", "puzzle")
 
 
 def players_of(header: dict[str, Any]) -> tuple[str, ...]:
@@ -101,6 +102,9 @@ def _cells(state: dict[str, Any]) -> set[tuple[int, int]]:
 
 def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) -> Replay:
     """Replay a Tantrix game line by line."""
+    mode = mode_of(header)
+    if mode != "strategy":
+        return fold_solo(mode, header, events, notes)
     players = players_of(header)
     notes.extend(unknown_header_fields(header, RULE_FIELDS))
     usable = usable_events(events, notes)
@@ -175,4 +179,87 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         timeline=RefoldTimeline(
             lambda: _Table(make_game(header)), usable, [r.events[-1] + 1 for r in records]
         ),
+    )
+
+
+# ---------------------------------------------------------------------------- the solo modes
+
+
+@dataclass
+class _SoloTable:
+    """A solo game and its refusals, folded like :class:`_Table`."""
+
+    game: solo.Solitaire | solo.Rainbow | solo.GobbleSolo
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    ended: bool = False
+
+    def apply(self, obj: dict[str, Any], t: float, line: int) -> tuple[Any, ...] | None:
+        if self.ended:
+            return None
+        refused = solo.apply_event(self.game, obj, line)
+        if refused is not None:
+            self.violations.append(
+                {"t": t, "player": "solo", "kind": refused.kind, "detail": refused.detail,
+                 "line": line}
+            )
+            return None
+        self.ended = obj["ev"] == "end"
+        if obj["ev"] == "place":
+            return parse_placement(obj, line).cell
+        return None
+
+    def state(self) -> dict[str, Any]:
+        out = solo.state(self.game)
+        out["ended"] = self.ended
+        out["violations"] = list(self.violations)
+        out["chains"] = traced(out["tiles"], list(out["scores"]))
+        return out
+
+
+def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
+              notes: list[str]) -> Replay:
+    """Replay a Solitaire, Rainbow or Gobble game line by line."""
+    solo.make(mode, header, 1)  # a bad header is refused before anything else
+    usable = model_usable(events, notes, line_kind, solo.EVENTS[mode])
+    objs = [obj for _, obj, _ in usable]
+    records = group(objs, [line_kind(o) for o in objs])
+
+    def start() -> _SoloTable:
+        return _SoloTable(solo.make(mode, header, 1))
+
+    table = start()
+    frames = [Frame(0, 0.0, "start", table.state(), (f"Tantrix {mode}",))]
+    lines: list[Line] = []
+    cells: set[tuple[int, int]] = set()
+    for k, record in enumerate(records):
+        refused_before = len(table.violations)
+        marks: list[str] = []
+        filled = None
+        t = 0.0
+        for i in record.events:
+            line, obj, t = usable[i]
+            got = table.apply(obj, t, line)
+            filled = got if got is not None else filled
+        for v in table.violations[refused_before:]:
+            marks.append(f"refused: {v['detail']} ({v['kind']})")
+        now = table.state()
+        if now.get("solved") and not any("SOLVED" in m for f in frames for m in f.marks):
+            marks.append("SOLVED")
+        group_objs = [objs[i] for i in record.events]
+        label = line_text(group_objs, record.kind, exact=False)
+        frames.append(
+            Frame(len(frames), t, label, now, tuple(marks), record=k + 1, highlight=filled,
+                  refused=len(table.violations) > refused_before)
+        )
+        lines.append(Line(line_text(group_objs, record.kind, exact=True), "; ".join(marks)))
+        cells |= _cells(now)
+    return Replay(
+        "tantrix",
+        header,
+        [(line, obj) for line, obj, _ in usable],
+        frames,
+        lines,
+        notes,
+        cells=sorted(cells),
+        timeline=RefoldTimeline(start, usable, [r.events[-1] + 1 for r in records]),
     )

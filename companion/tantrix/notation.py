@@ -19,6 +19,9 @@ from companion.scenario import MalformedInput
 from companion.tantrix.events import parse_placement
 from companion.tantrix.simulate import EVENTS, HAND_EVENTS, parse_starter
 
+#: Events of the solo modes besides ``place``, ``draw``, ``end`` and ``note``.
+SOLO_EVENTS = ("lift", "discard", "return")
+
 COLOURS = ("red", "yellow", "green", "blue")
 
 _CELL = re.compile(r"^\((-?\d+),(-?\d+)\)$")
@@ -29,11 +32,14 @@ _TILE = re.compile(r"^#(\d+)$")
 def line_kind(event: Mapping[str, Any]) -> str:
     """The line kind of one Tantrix input (``raw`` when it cannot be written as text)."""
     kind = event.get("ev")
-    if kind not in EVENTS + HAND_EVENTS or not notation.time_ok(event, required=False):
+    known = EVENTS + HAND_EVENTS + SOLO_EVENTS
+    if kind not in known or not notation.time_ok(event, required=False):
         return "raw"
-    if kind == "draw":
-        tile = event.get("tile")
-        if event.get("player") not in COLOURS or not _is_tile(tile):
+    if kind in ("draw", "lift"):
+        player = event.get("player")
+        if (kind == "lift" or player is not None) and player not in COLOURS + (None,):
+            return "raw"
+        if not _is_tile(event.get("tile")):
             return "raw"
     if kind == "starter":
         try:
@@ -91,8 +97,10 @@ def text(
         words += [f"#{e['tile']}", f"({e['q']},{e['r']})", f"r{e['rot']}"]
     elif kind == "note":
         words += ["note", notation.json_text(str(e.get("text", "")))]
-    elif kind == "draw":
+    elif kind == "draw" and e.get("player") is not None:
         words += [str(e["player"]), "draws", f"#{e['tile']}"]
+    elif kind in ("draw", "lift"):  # a solo mode: no player
+        words += [kind, f"#{e['tile']}"]
     elif kind == "starter":
         draws = e["draws"]
         words.append("starter")
@@ -120,6 +128,13 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
         return [_draw(tokens, number)]
     if tokens[0] == "starter":
         return [_starter(tokens[1:], number)]
+    if tokens[0] in ("draw", "lift") and len(tokens) >= 2:
+        event: dict[str, Any] = {"ev": tokens[0], "tile": _number(tokens[1], number)}
+        t = only_time(tokens[2:], number, required=False, what=tokens[0])
+        return [event if t is None else {"t": t, **event}]
+    if tokens[0] in ("discard", "return"):
+        t = only_time(tokens[1:], number, required=False, what=tokens[0])
+        return [{"ev": tokens[0]} if t is None else {"t": t, "ev": tokens[0]}]
     if tokens[0] in COLOURS:
         tokens = tokens[1:]
         if not tokens:
@@ -128,7 +143,7 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
     if head in ("end", "note"):
         return end_or_note(tokens, number, time_required=False)
     if head in ("done", "undo"):
-        event: dict[str, Any] = {"ev": head}
+        event = {"ev": head}
         t = only_time(tokens[1:], number, required=False, what=head)
         return [event if t is None else {"t": t, **event}]
     tile = _TILE.match(head)

@@ -32,7 +32,6 @@ from companion.tantrix.events import integer, parse_placement
 from companion.tantrix.game import IllegalPlacement, Placement
 from companion.tantrix.geometry import Cell
 from companion.tantrix.layout import Layout
-from companion.tantrix.scoring import Score
 from companion.tantrix.tiles import COLOURS, TILE_COUNT, TILES
 
 # Kinds of refusal (as in ``violations``).
@@ -55,11 +54,6 @@ PYRAMID_ROWS = {"blue": 4, "red": 5}
 
 def _where(c: Cell) -> str:
     return f"({c[0]}, {c[1]})"
-
-
-def _chains(scores: Mapping[str, Score], colour: str) -> dict[str, int]:
-    s = scores[colour]
-    return {"line": s.line, "loop": s.loop}
 
 
 # ============================================================================ Solitaire
@@ -397,15 +391,28 @@ def state(game: Solitaire | Rainbow | GobbleSolo) -> dict[str, Any]:
     elif isinstance(game, Rainbow):
         solved, colour, problems = game.verdict()
         out.update(mode="rainbow", puzzle=game.puzzle, size=game.size, puzzle_tiles=game.tiles)
-        out.update(solved=solved, colour=colour, problems=problems, over=solved)
-        out["scores"] = {c: _chains(table.scores(), c) for c in COLOURS}
+        out.update(solved=solved, colour=colour, problems=problems, over=solved, bag=0)
     else:
         out.update(mode="gobble", players=1, drawn=game.drawn, bag=game.bag)
         out.update(discard=list(game.discard), gobbles=game.gobbles)
         out.update(double_gobbles=game.double_gobbles, reward=game.reward)
         out["solved"] = game.solved
         out["over"] = game.bag == 0 and game.drawn is None
+    scores = table.scores()
+    out.update(phase=out["mode"], controlled=[], turn="solo", winner=None)
+    out["scores"] = {c: scores[c].as_dict() for c in scored_colours(out)}
     return out
+
+
+def scored_colours(state: Mapping[str, Any]) -> list[str]:
+    """The colours a solo mode scores (for the replay's chains and chart): red in Solitaire,
+    the puzzle's colour (or, for white, the solving one) in Rainbow, none in Gobble."""
+    if state["mode"] == "solitaire":
+        return [RED]
+    if state["mode"] == "rainbow":
+        colour = state.get("colour") or state["puzzle"]
+        return [colour] if colour in COLOURS else list(COLOURS)
+    return []
 
 
 def replay(
@@ -424,7 +431,7 @@ def replay(
         refused = apply_event(game, event, line)
         if refused is not None:
             violations.append(
-                {"t": t, "player": "solo", "ev": kind, "kind": refused.kind,
+                {"t": t, "player": "solo", "kind": refused.kind,
                  "detail": refused.detail, "line": line}
             )
         ended = kind == "end"
