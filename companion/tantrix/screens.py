@@ -112,6 +112,8 @@ def tantrix_screen(
         _draw_forced_page(draw, palette, view, entry, width, height, tall)
     elif kind == "undo":
         _draw_undo(draw, palette, entry, width, height)
+    elif view.get("mode") in say.SOLO_TITLES:
+        _draw_solo(draw, palette, view, entry, width, height, tall)
     else:
         _draw_table(draw, palette, view, entry, width, height, tall)
     if error and kind != "place" and tall:
@@ -446,6 +448,41 @@ def _draw_table(
     else:
         prompt = say.TILE.format(typed=typed)
     draw_text(draw, 1, bottom_y, clip(prompt, room), palette.foreground)
+
+
+def _draw_solo(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    tall: bool,
+) -> None:
+    """A solo mode's page: its name and bag, how far from solved, the forced spaces, the
+    prompt; on a tall panel the board above."""
+    title = say.SOLO_TITLES[str(view["mode"])]
+    if view.get("puzzle"):
+        title = f"{title} {view['puzzle']}"
+    right = (
+        f"{view.get('placed', 0)}/{view.get('size')}" if view.get("size")
+        else f"bag {view.get('bag', 0)}"
+    )
+    y = draw_title_bar(draw, palette, title, width, right=right)
+    room = columns(width - 2)
+    bottom_y = height - LINE_HEIGHT
+    lines = [str(x) for x in view.get("lines") or []]
+    forced = _forced_text(view)
+    lines.append(f"! {forced}" if forced else "no forced space")
+    if tall:
+        text_top = bottom_y - PITCH * len(lines) - 2
+        _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
+        y = text_top + 1
+    for i, line in enumerate(lines):
+        ink = palette.warning if line == say.SOLVED else palette.foreground
+        draw_text(draw, 1, y + i * PITCH, clip(line, room), ink)
+    prompt = "D: menu" if view.get("over") else str(entry.get("prompt") or "")
+    draw_text(draw, 1, bottom_y, clip(prompt.split(". ")[-1], room), palette.foreground)
 
 
 # -- placing a tile ------------------------------------------------------------------------------

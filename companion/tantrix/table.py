@@ -33,10 +33,13 @@ from typing import Any
 from companion.clock import Clock
 from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
+from companion.tantrix import messages as say
+from companion.tantrix import solo
 from companion.tantrix.entry import KeypadEntry, Screen
 from companion.tantrix.game import Game, Placement
 from companion.tantrix.hands import HandsGame
 from companion.tantrix.simulate import apply_event, hands_state, make_game
+from companion.tantrix.solo_entry import SoloEntry, SoloScreen
 from companion.tantrix.tiles import COLOURS, TILES
 
 log = logging.getLogger(__name__)
@@ -89,6 +92,9 @@ class TantrixTable(KeypadTable):
         self.game: Game | None = None
         self.entry: KeypadEntry | None = None
         self.ended = False  # an ``end`` event stopped the game before the table was full
+        # A solo mode (Solitaire, Rainbow, Gobble) instead of Strategy: its game and dialogue.
+        self.solo: solo.Solitaire | solo.Rainbow | solo.GobbleSolo | None = None
+        self.solo_entry: SoloEntry | None = None
 
     # ------------------------------------------------------------------ games
 
@@ -119,8 +125,42 @@ class TantrixTable(KeypadTable):
             header["hands"] = True
         path = self._new_journal(header, table, name)
         self.game = game
+        self.solo = self.solo_entry = None
         self.ended = False
         self._resync()
+        return path
+
+    def start_solo(
+        self,
+        mode: str,
+        *,
+        target: str = "line",
+        puzzle: str = "green",
+        table: int | None = None,
+        name: str | None = None,
+    ) -> Path:
+        """Begin a solo game: ``"solitaire"`` (``target`` line or loop), ``"rainbow"``
+        (``puzzle``: green, yellow, white, blue or red) or ``"gobble"`` (one player). Bad
+        options raise :class:`ValueError` and leave the table as it was."""
+        header: dict[str, Any] = {"mode": mode}
+        if mode == "solitaire":
+            header["target"] = target
+        elif mode == "rainbow":
+            header["puzzle"] = puzzle
+        elif mode == "gobble":
+            header["players"] = 1
+        else:
+            raise ValueError(f"the solo modes are solitaire, rainbow and gobble, not {mode!r}")
+        try:
+            game = solo.make(mode, header, 1)
+        except MalformedInput as exc:
+            raise ValueError(str(exc)) from None
+        path = self._new_journal(header, table, name)
+        self.game, self.entry = None, None
+        self.solo = game
+        self.ended = False
+        self.solo_entry = SoloEntry(copy.deepcopy(game))
+        self.changed = True
         return path
 
     def resume(self, path: str | Path) -> list[str]:
@@ -131,7 +171,14 @@ class TantrixTable(KeypadTable):
         is not of this game raises :class:`ValueError` and leaves the table waiting."""
         self.game = None
         self.entry = None
-        (game, ended, fold_notes), notes = self._refold(path, fold)
+        self.solo = self.solo_entry = None
+        (game, ended, fold_notes), notes = self._refold(path, fold_any)
+        if not isinstance(game, Game):
+            self.solo, self.ended = game, ended
+            self.solo_entry = SoloEntry(copy.deepcopy(game))
+            off = self.game_time() - self.last_t
+            self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+            return [*notes, *fold_notes]
         self.game = game
         self.ended = ended
         self._resync()
@@ -150,6 +197,9 @@ class TantrixTable(KeypadTable):
     # ------------------------------------------------------------------ keys
 
     def _key(self, key: str) -> None:
+        if self.solo is not None and self.solo_entry is not None:
+            self._solo_key(key)
+            return
         game, entry = self.game, self.entry
         if game is None or entry is None:
             return
@@ -186,6 +236,32 @@ class TantrixTable(KeypadTable):
             self._record({"ev": "note", "text": f"keypad: {screen.error}"})
             self._refuse(screen.error)
 
+    def _solo_key(self, key: str) -> None:
+        """A key in a solo mode: journal what the dialogue did, then play it on the game."""
+        assert self.solo is not None and self.solo_entry is not None
+        if self.ended:
+            self._refuse("the game was ended; start a new game")
+            return
+        screen: SoloScreen = self.solo_entry.press(key)
+        for action in screen.actions:
+            self._record(action)
+            if solo.apply_event(self.solo, action) is not None:
+                log.error("journaled %s but the game refuses it", action)
+        if screen.refused is not None:
+            self._record(screen.refused)
+            solo.apply_event(self.solo, screen.refused)
+        elif screen.error is not None:
+            self._record({"ev": "note", "text": f"keypad: {screen.error}"})
+        if screen.stop:
+            self.ended = True
+        if screen.error is not None:
+            self._refuse(screen.error)
+        elif screen.actions:
+            self._sound("confirm")
+        if screen.next_puzzle is not None:
+            self.start_solo("rainbow", puzzle=screen.next_puzzle)
+        self.changed = True
+
     def _twins_agree(self) -> bool:
         assert self.game is not None and self.entry is not None
         twin, game = self.entry.game, self.game
@@ -201,6 +277,8 @@ class TantrixTable(KeypadTable):
     def view(self) -> dict[str, Any]:
         """What the screen shows now: the game's state (the ``simulate`` fields the players
         need) and the keypad dialogue under ``"entry"``."""
+        if self.solo is not None and self.solo_entry is not None:
+            return self._solo_view()
         game, entry = self.game, self.entry
         if game is None or entry is None:
             return {"game": None}
@@ -233,8 +311,43 @@ class TantrixTable(KeypadTable):
             out["hand"] = game.hand(game.seat)
         return out
 
+    def _solo_view(self) -> dict[str, Any]:
+        """The screen's view of a solo game: its ``simulate`` state, a few status lines and the
+        dialogue in the shape the Strategy screens draw."""
+        assert self.solo is not None and self.solo_entry is not None
+        out = solo.state(self.solo)
+        out["players"] = list(out["scores"])
+        out["names"] = {"solo": say.SOLO_TITLES[out["mode"]]}
+        out["lines"] = solo_lines(out)
+        out["over"] = bool(out["over"] or self.ended)
+        out["ended"] = self.ended
+        screen = self.solo_entry.screen
+        cells = list(screen.spots)
+        out["entry"] = {
+            "mode": screen.mode if screen.mode != "lift" else "tile",
+            "stage": "tile",
+            "prompt": screen.prompt,
+            "typed": screen.typed,
+            "tile": screen.tile,
+            "colours": list(screen.colours) if screen.colours is not None else None,
+            "spot": list(screen.spot) if screen.spot is not None else None,
+            "rotation": screen.rotation,
+            "spot_index": cells.index(screen.spot) if screen.spot in cells else None,
+            "spot_count": len(cells),
+            "spot_is_forced": screen.spot_is_forced,
+            "legal": screen.mode == "place",
+            "facing": list(screen.facing),
+            "around": [dict(c) for c in screen.around],
+            "lines": list(screen.lines),
+            "cursor": screen.cursor,
+        }
+        out["error"], out["warning"] = self.error, self.warning
+        return out
+
     def status_line(self) -> str:
         """One line for systemd's STATUS=."""
+        if self.solo is not None:
+            return " ".join(solo_lines(solo.state(self.solo)))
         game = self.game
         if game is None:
             return "waiting for a game"
@@ -305,6 +418,52 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
     return players
 
 
+def solo_lines(state: Mapping[str, Any]) -> list[str]:
+    """How a solo game stands, in two short lines for the screen."""
+    mode = state["mode"]
+    if mode == "solitaire":
+        target = state["target"]
+        best = state["red_line"] if target == "line" else state["red_loop"]
+        first = say.SOLITAIRE_LINE.format(
+            kind=target, best=best, tiles=state["red_tiles"], short=state["short"]
+        )
+    elif mode == "rainbow":
+        colour = state["colour"] or state["puzzle"]
+        first = say.RAINBOW_LINE.format(placed=state["placed"], size=state["size"], colour=colour)
+    else:
+        pile = " ".join(map(str, state["discard"][-3:])) or "-"
+        first = say.GOBBLE_LINE.format(gobbles=state["gobbles"], pile=pile)
+    second = say.SOLVED if state["solved"] else f"{state['placed']} placed, bag {state['bag']}"
+    return [first, second]
+
+
+def fold_any(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]) -> tuple[
+    Any, bool, list[str]
+]:
+    """:func:`fold` for Strategy, or the solo game of a ``mode`` header, refolded the same way
+    (a line that is not an event of the mode is skipped with a note)."""
+    mode = header.get("mode", "strategy")
+    if mode == "strategy":
+        return fold(header, events)
+    try:
+        game = solo.make(str(mode), header, 1)
+    except MalformedInput as exc:
+        raise ValueError(f"the journal header: {exc}") from None
+    ended, notes = False, []
+    for line, event in events:
+        if ended:
+            break
+        try:
+            solo.check_event(str(mode), event, line)
+        except MalformedInput as exc:
+            if event.get("ev") != "note":
+                notes.append(f"line {line}: skipped: {exc}")
+            continue
+        solo.apply_event(game, event, line)
+        ended = event.get("ev") == "end"
+    return game, ended, notes
+
+
 #: The controller the registry builds for this game (``PackageKind.make_table``).
 TABLE = TantrixTable
 
@@ -318,5 +477,14 @@ def hands_from_config(config: Mapping[str, Any]) -> bool:
 
 
 def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:
-    """Start a new game with the options the configuration gives."""
+    """Start a new game with the options the configuration gives (``[tantrix] mode``:
+    strategy, or one of the solo modes with its ``target`` or ``puzzle``)."""
+    section = config.get("tantrix") or {}
+    mode = section.get("mode", "strategy")
+    if mode != "strategy":
+        return table.start_solo(
+            str(mode),
+            target=str(section.get("target", "line")),
+            puzzle=str(section.get("puzzle", "green")),
+        )
     return table.start_game(players_from_config(config), hands=hands_from_config(config))

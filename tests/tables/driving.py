@@ -174,3 +174,49 @@ def hands_up_to_a_fill(s: Seat, *, step3: bool) -> None:
                 return
             apply_event(g, e)
     raise AssertionError("no such state in 300 random games")
+
+
+def lay_solo(s: Seat, placement: Placement, *, type_number: bool = True) -> None:
+    """Lay a tile in a solo mode: (its number and ``#`` unless already offered), ``A`` to the
+    spot, ``C`` to the turn, ``#``."""
+    if type_number:
+        s.press(f"{placement.tile}#")
+    entry = s.view["entry"]
+    assert entry["mode"] == "place", f"tile {placement.tile} was not offered: {s.table.error}"
+    for _ in range(entry["spot_count"]):
+        if tuple(s.view["entry"]["spot"]) == placement.cell:
+            break
+        s.press("A")
+    assert tuple(s.view["entry"]["spot"]) == placement.cell, f"{placement} is not offered"
+    for _ in range(6):
+        if s.view["entry"]["rotation"] == placement.rot:
+            break
+        s.press("C")
+    assert s.view["entry"]["rotation"] == placement.rot
+    s.press("#")
+
+
+def play_solo_events(s: Seat, events: Iterable[Mapping[str, Any]]) -> None:
+    """Type a solo game given as scenario events: a draw is the tile's number and ``#`` (the
+    spots are then offered), a placement after it picks the spot; Gobble's discard is menu 1,
+    return menu 2; Rainbow's placement types its number first."""
+    drawn = False
+    for event in events:
+        ev = event["ev"]
+        if ev == "draw":
+            s.press(f"{event['tile']}#")
+            drawn = True
+        elif ev == "place":
+            p = Placement(event["tile"], event["q"], event["r"], event["rot"])
+            if drawn and s.view["entry"]["mode"] == "place":
+                lay_solo(s, p, type_number=False)
+            else:
+                lay_solo(s, p)
+            drawn = False
+        elif ev == "discard":
+            s.press("*D1" if s.view["entry"]["mode"] == "place" else "D1")
+            drawn = False
+        elif ev == "return":
+            s.press("D2")
+        elif ev == "lift":
+            s.press(f"D1{event['tile']}#")
