@@ -75,7 +75,72 @@ def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
     return False
 
 
-USAGE = "usage: companion tantrix puzzle discovery N [FILE | --table [--journal-dir DIR]]\n"
+USAGE = (
+    "usage: companion tantrix puzzle discovery N [FILE | --table [--journal-dir DIR]]\n"
+    "       companion tantrix puzzle rainbow COLOUR [FILE | --table [--journal-dir DIR]]\n"
+)
+
+
+def play_rainbow(colour: str, lines: Iterable[str], out: TextIO) -> bool:
+    """A Rainbow puzzle typed one tile a line (as for Discovery; a tile already laid is
+    lifted and laid again); the layout is judged after every line."""
+    from companion.tantrix.solo import Rainbow
+
+    puzzle = Rainbow(colour)
+    out.write(f"Rainbow {colour}: tiles {' '.join(map(str, puzzle.tiles))}\n")
+    for line in lines:
+        try:
+            parsed = parse_line(line)
+        except ValueError as exc:
+            out.write(f"  ? {exc}\n")
+            continue
+        if parsed is None:
+            continue
+        kind, tile, where = parsed
+        try:
+            if kind == "lift" or puzzle.table.where_is(tile) is not None:
+                puzzle.lift(tile)
+            if kind == "lay":
+                assert where is not None
+                puzzle.place(Placement(tile, *where))
+        except ValueError as exc:  # IllegalPlacement is a ValueError
+            out.write(f"  ? {exc}\n")
+            continue
+        solved, solving, problems = puzzle.verdict()
+        if solved:
+            out.write(f"  SOLVED ({solving})\n")
+            return True
+        out.write(f"  {puzzle.table.placed}/{puzzle.size} tiles laid")
+        out.write(f"; {problems[-1]}\n" if problems else "\n")
+    return False
+
+
+def rainbow_config(colour: str) -> dict[str, Any]:
+    """The built-in configuration set up for a keypad Rainbow table."""
+    from companion.config import defaults
+
+    config = defaults()
+    config["game"]["kind"] = "tantrix"
+    config["tantrix"]["mode"] = "rainbow"
+    config["tantrix"]["puzzle"] = colour
+    return config
+
+
+def _rainbow(argv: list[str], table: bool, journal_dir: Path | None, stdin: TextIO | None,
+             out: TextIO) -> int:
+    from companion.tantrix.solo import PUZZLES
+
+    if len(argv) < 2 or argv[1] not in PUZZLES or (table and len(argv) > 2):
+        out.write(f"COLOUR is one of {', '.join(PUZZLES)}\n{USAGE}")
+        return 2
+    if table:
+        from companion.desktop import main as desktop_main
+
+        return desktop_main(rainbow_config(argv[1]), journal_dir)
+    if len(argv) > 2:
+        with open(argv[2], encoding="utf-8") as handle:
+            return 0 if play_rainbow(argv[1], handle, out) else 1
+    return 0 if play_rainbow(argv[1], stdin or sys.stdin, out) else 1
 
 
 def table_config(n: int) -> dict[str, Any]:
@@ -112,6 +177,8 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
     except ValueError as exc:
         out.write(f"{exc}\n{USAGE}")
         return 2
+    if argv[:1] == ["rainbow"]:
+        return _rainbow(argv, table, journal_dir, stdin, out)
     if len(argv) < 2 or argv[0] != "discovery" or (table and len(argv) > 2):
         out.write(USAGE)
         return 2
@@ -133,6 +200,7 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
 
 PLAY_USAGE = (
     "usage: companion tantrix play [--hands] [COLOUR ...] [--journal-dir DIR]\n"
+    "       companion tantrix play solitaire [line|loop] | gobble [--journal-dir DIR]\n"
     "  e.g. companion tantrix play --hands red yellow red yellow   (the team game)\n"
 )
 
@@ -143,7 +211,8 @@ def play_config(players: list[str], hands: bool) -> dict[str, Any]:
 
     config = defaults()
     config["game"]["kind"] = "tantrix"
-    config["tantrix"] = {"players": players or ["red", "yellow"], "hands": hands}
+    config["tantrix"]["players"] = players or ["red", "yellow"]
+    config["tantrix"]["hands"] = hands
     return config
 
 
@@ -156,6 +225,21 @@ def play_strategy(argv: list[str], out: TextIO) -> int:
     except ValueError as exc:
         out.write(f"{exc}\n{PLAY_USAGE}")
         return 2
+    if argv[:1] in (["solitaire"], ["gobble"]):
+        from companion.config import defaults
+
+        config = defaults()
+        config["game"]["kind"] = "tantrix"
+        config["tantrix"]["mode"] = argv[0]
+        target = argv[1] if len(argv) > 1 else "line"
+        if target not in ("line", "loop") or len(argv) > 2 or (argv[0] == "gobble" and
+                                                                  len(argv) > 1):
+            out.write(PLAY_USAGE)
+            return 2
+        config["tantrix"]["target"] = target
+        from companion.desktop import main as desktop_main
+
+        return desktop_main(config, journal_dir)
     hands = "--hands" in argv
     players = [a for a in argv if a != "--hands"]
     try:
@@ -182,6 +266,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument("puzzle", choices=["puzzle", "play"])
     p.add_argument(
-        "rest", nargs=argparse.REMAINDER, help="discovery N [FILE | --table [--journal-dir DIR]]"
+        "rest",
+        nargs=argparse.REMAINDER,
+        help="discovery N | rainbow COLOUR [FILE | --table [--journal-dir DIR]]",
     )
     p.set_defaults(func=cmd_tantrix)
