@@ -43,6 +43,7 @@ hands = false                 # true: every draw is typed, the forced-space obli
 mode = "strategy"             # or a solo mode: "solitaire", "rainbow", "gobble"
 target = "line"               # solitaire: "line" or "loop"
 puzzle = "green"              # rainbow: "green", "yellow", "white", "blue" or "red"
+race = []                     # gobble: 2 to 6 names for the race scorer (empty: solo)
 
 [tokami]
 players = ["Player 1", "Player 2"]

@@ -200,7 +200,7 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
 
 PLAY_USAGE = (
     "usage: companion tantrix play [--hands] [COLOUR ...] [--journal-dir DIR]\n"
-    "       companion tantrix play solitaire [line|loop] | gobble [--journal-dir DIR]\n"
+    "       companion tantrix play solitaire [line|loop] | gobble [NAME ...] [--journal-dir DIR]\n"
     "  e.g. companion tantrix play --hands red yellow red yellow   (the team game)\n"
 )
 
@@ -231,12 +231,18 @@ def play_strategy(argv: list[str], out: TextIO) -> int:
         config = defaults()
         config["game"]["kind"] = "tantrix"
         config["tantrix"]["mode"] = argv[0]
-        target = argv[1] if len(argv) > 1 else "line"
-        if target not in ("line", "loop") or len(argv) > 2 or (argv[0] == "gobble" and
-                                                                  len(argv) > 1):
-            out.write(PLAY_USAGE)
-            return 2
-        config["tantrix"]["target"] = target
+        if argv[0] == "gobble":
+            race = argv[1:]
+            if race and not 2 <= len(race) <= 6:
+                out.write(f"a Gobble race is for 2 to 6 players\n{PLAY_USAGE}")
+                return 2
+            config["tantrix"]["race"] = race
+        else:
+            target = argv[1] if len(argv) > 1 else "line"
+            if target not in ("line", "loop") or len(argv) > 2:
+                out.write(PLAY_USAGE)
+                return 2
+            config["tantrix"]["target"] = target
         from companion.desktop import main as desktop_main
 
         return desktop_main(config, journal_dir)

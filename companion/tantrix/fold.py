@@ -189,17 +189,18 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
 class _SoloTable:
     """A solo game and its refusals, folded like :class:`_Table`."""
 
-    game: solo.Solitaire | solo.Rainbow | solo.GobbleSolo
+    game: solo.Solo
     violations: list[dict[str, Any]] = field(default_factory=list)
     ended: bool = False
 
     def apply(self, obj: dict[str, Any], t: float, line: int) -> tuple[Any, ...] | None:
         if self.ended:
             return None
-        refused = solo.apply_event(self.game, obj, line)
+        refused = solo.apply_event(self.game, obj, line, t)
         if refused is not None:
             self.violations.append(
-                {"t": t, "player": "solo", "kind": refused.kind, "detail": refused.detail,
+                {"t": t, "player": str(obj.get("player", "solo")), "kind": refused.kind,
+                 "detail": refused.detail,
                  "line": line}
             )
             return None
@@ -220,7 +221,7 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
               notes: list[str]) -> Replay:
     """Replay a Solitaire, Rainbow or Gobble game line by line."""
     solo.make(mode, header, 1)  # a bad header is refused before anything else
-    usable = model_usable(events, notes, line_kind, solo.EVENTS[mode])
+    usable = model_usable(events, notes, line_kind, solo.EVENTS[solo.submode(mode, header)])
     objs = [obj for _, obj, _ in usable]
     records = group(objs, [line_kind(o) for o in objs])
 

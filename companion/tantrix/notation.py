@@ -20,7 +20,7 @@ from companion.tantrix.events import parse_placement
 from companion.tantrix.simulate import EVENTS, HAND_EVENTS, parse_starter
 
 #: Events of the solo modes besides ``place``, ``draw``, ``end`` and ``note``.
-SOLO_EVENTS = ("lift", "discard", "return")
+SOLO_EVENTS = ("lift", "discard", "return", "gobble", "finish")
 
 COLOURS = ("red", "yellow", "green", "blue")
 
@@ -46,6 +46,13 @@ def line_kind(event: Mapping[str, Any]) -> str:
             parse_starter(event, 0)
         except MalformedInput:
             return "raw"
+    if kind in ("gobble", "finish"):
+        to = event.get("to", [])
+        names = [event.get("player"), *([to] if isinstance(to, str) else to)]
+        if kind == "gobble" and not to:
+            return "raw"
+        if not all(_plain_name(n) for n in names):
+            return "raw"
     if kind == "place":
         try:
             parse_placement(event, 0)
@@ -54,6 +61,14 @@ def line_kind(event: Mapping[str, Any]) -> str:
     if kind == "note" and not isinstance(event.get("text", ""), str):
         return "raw"
     return str(kind)
+
+
+def _plain_name(value: object) -> bool:
+    """A player name the notation writes as one word (others go on a raw line)."""
+    return (
+        isinstance(value, str) and bool(value) and not any(c.isspace() for c in value)
+        and value not in ("to", "gobble", "finish") and not value.startswith(("@", "#"))
+    )
 
 
 def _is_tile(value: object) -> bool:
@@ -101,6 +116,11 @@ def text(
         words += [str(e["player"]), "draws", f"#{e['tile']}"]
     elif kind in ("draw", "lift"):  # a solo mode: no player
         words += [kind, f"#{e['tile']}"]
+    elif kind == "gobble":
+        to = e["to"]
+        words += ["gobble", str(e["player"]), "to", *([to] if isinstance(to, str) else to)]
+    elif kind == "finish":
+        words += ["finish", str(e["player"])]
     elif kind == "starter":
         draws = e["draws"]
         words.append("starter")
@@ -132,6 +152,8 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
         event: dict[str, Any] = {"ev": tokens[0], "tile": _number(tokens[1], number)}
         t = only_time(tokens[2:], number, required=False, what=tokens[0])
         return [event if t is None else {"t": t, **event}]
+    if tokens[0] in ("gobble", "finish") and len(tokens) >= 2:
+        return [_race(tokens, number)]
     if tokens[0] in ("discard", "return"):
         t = only_time(tokens[1:], number, required=False, what=tokens[0])
         return [{"ev": tokens[0]} if t is None else {"t": t, "ev": tokens[0]}]
@@ -211,4 +233,20 @@ def _starter(tokens: list[str], number: int) -> dict[str, Any]:
     else:
         draws = [_number(tok, number) for tok in tokens]
     event: dict[str, Any] = {"ev": "starter", "draws": draws}
+    return event if t is None else {"t": t, **event}
+
+
+def _race(tokens: list[str], number: int) -> dict[str, Any]:
+    """``gobble Ben to Ada [Chloé] [@TIME]`` or ``finish Ben [@TIME]``."""
+    t = None
+    if tokens[-1].startswith("@"):
+        t = read_time(tokens[-1][1:], number)
+        tokens = tokens[:-1]
+    event: dict[str, Any] = {"ev": tokens[0], "player": tokens[1]}
+    if tokens[0] == "gobble":
+        if len(tokens) < 4 or tokens[2] != "to" or len(tokens) > 5:
+            raise MalformedInput("a gobble is: gobble PLAYER to PLAYER [PLAYER]", number)
+        event["to"] = tokens[3] if len(tokens) == 4 else tokens[3:]
+    elif len(tokens) != 2:
+        raise MalformedInput("a finish is: finish PLAYER", number)
     return event if t is None else {"t": t, **event}

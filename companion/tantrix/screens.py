@@ -468,13 +468,21 @@ def _draw_solo(
         f"{view.get('placed', 0)}/{view.get('size')}" if view.get("size")
         else f"bag {view.get('bag', 0)}"
     )
+    race = bool(view.get("race"))
+    if race:  # the real-time clock of the race
+        title = say.RACE_TITLE
+        minutes, seconds = divmod(int(float(view.get("clock") or 0)), 60)
+        right = f"{minutes}:{seconds:02d}"
     y = draw_title_bar(draw, palette, title, width, right=right)
     room = columns(width - 2)
     bottom_y = height - LINE_HEIGHT
     lines = [str(x) for x in view.get("lines") or []]
-    forced = _forced_text(view)
-    lines.append(f"! {forced}" if forced else "no forced space")
-    if tall:
+    if not race:
+        forced = _forced_text(view)
+        lines.append(f"! {forced}" if forced else "no forced space")
+    if race and not tall:
+        lines = lines[: (bottom_y - y) // PITCH]
+    if tall and not race:
         text_top = bottom_y - PITCH * len(lines) - 2
         _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
         y = text_top + 1

@@ -44,6 +44,8 @@ NOT_IN_PUZZLE = "not in this puzzle"
 NOT_ON_TABLE = "not on the table"
 FITS = "the tile fits"
 NO_GOBBLE = "no gobble"
+NOT_PLAYING = "not playing"
+FINISHED = "finished"
 
 RED = "red"
 TARGETS = ("line", "loop")
@@ -295,7 +297,68 @@ class GobbleSolo:
         return self.bag == 0 and not self.discard and self.drawn is None
 
 
+# ============================================================================ Gobble race
+
+
+class GobbleRace:
+    """Tantrix Gobble for 2 to 6 players, as a race scorer: the deal, each gobble (and to whom
+    the tiles went), the finishing order and the ranking. The placements themselves happen too
+    fast to be typed; the table keeps the clock.
+
+    >>> race = GobbleRace(["Ada", "Ben", "Chloé"])
+    >>> race.dealt, race.left_over
+    (18, 0)
+    """
+
+    def __init__(self, players: list[str]) -> None:
+        if not 2 <= len(players) <= 6 or len(set(players)) != len(players):
+            raise ValueError("a Gobble race is for 2 to 6 players with distinct names")
+        self.players = list(players)
+        #: Tiles each player gets once two are laid in the middle; the rest are not used.
+        self.dealt, self.left_over = divmod(TILE_COUNT - 2, len(players))
+        self.gobbles = {p: 0 for p in players}
+        self.received = {p: 0 for p in players}
+        self.finished: list[tuple[str, float]] = []
+        self.table = Layout()  # nothing is laid through the scorer; kept for the common state
+
+    def _known(self, player: str) -> None:
+        if player not in self.players:
+            raise IllegalPlacement(NOT_PLAYING, f"{player!r} is not playing")
+        if any(p == player for p, _ in self.finished):
+            raise IllegalPlacement(FINISHED, f"{player} has already finished")
+
+    def gobble(self, player: str, to: list[str]) -> None:
+        """``player`` filled a gobble (two targets: a double gobble) and gave a tile to each
+        player in ``to``."""
+        self._known(player)
+        if not 1 <= len(to) <= 2:
+            raise IllegalPlacement(NO_GOBBLE, "a gobble gives one tile, a double gobble two")
+        for other in to:
+            if other == player:
+                raise IllegalPlacement(NO_GOBBLE, f"{player} gives his tile to an opponent")
+            self._known(other)
+        self.gobbles[player] += 1
+        for other in to:
+            self.received[other] += 1
+
+    def finish(self, player: str, t: float) -> None:
+        """``player`` announced "Terminé": every tile of his laid."""
+        self._known(player)
+        self.finished.append((player, t))
+
+    def ranking(self) -> list[str]:
+        """Finishing order, then the others in seat order."""
+        done = [p for p, _ in self.finished]
+        return done + [p for p in self.players if p not in done]
+
+    @property
+    def over(self) -> bool:
+        return len(self.finished) >= len(self.players) - 1
+
+
 # ============================================================================ simulate
+
+Solo = Solitaire | Rainbow | GobbleSolo | GobbleRace
 
 
 def _tile(event: Mapping[str, Any], line: int) -> int:
@@ -306,10 +369,24 @@ EVENTS = {
     "solitaire": ("draw", "place", "end", "note"),
     "rainbow": ("place", "lift", "end", "note"),
     "gobble": ("draw", "place", "discard", "return", "end", "note"),
+    "race": ("gobble", "finish", "end", "note"),
 }
 
 
-def make(mode: str, header: Mapping[str, Any], line: int) -> Solitaire | Rainbow | GobbleSolo:
+def race_players(header: Mapping[str, Any]) -> list[str] | None:
+    """The names of a Gobble race (``"players"``: a list of 2-6 names), None for solo."""
+    players = header.get("players", 1)
+    if isinstance(players, list):
+        return [str(p) for p in players]
+    return None
+
+
+def submode(mode: str, header: Mapping[str, Any]) -> str:
+    """``"race"`` for a Gobble header with a list of players, else ``mode``."""
+    return "race" if mode == "gobble" and race_players(header) is not None else mode
+
+
+def make(mode: str, header: Mapping[str, Any], line: int) -> Solo:
     """The solo game a header describes, or MalformedInput."""
     if mode == "solitaire":
         target = header.get("target", "line")
@@ -321,10 +398,16 @@ def make(mode: str, header: Mapping[str, Any], line: int) -> Solitaire | Rainbow
         if puzzle not in PUZZLES:
             raise MalformedInput(f'"puzzle" is one of {", ".join(PUZZLES)}, got {puzzle!r}', line)
         return Rainbow(str(puzzle))
+    names = race_players(header)
+    if names is not None:
+        try:
+            return GobbleRace(names)
+        except ValueError as exc:
+            raise MalformedInput(str(exc), line) from None
     players = header.get("players", 1)
     if players != 1:
         raise MalformedInput(
-            f'Gobble is checked for one player ("players": 1), got {players!r}', line
+            f'Gobble: "players": 1 (solo) or a list of 2 to 6 names, got {players!r}', line
         )
     return GobbleSolo()
 
@@ -341,15 +424,30 @@ def check_event(mode: str, event: Mapping[str, Any], line: int) -> str:
         parse_placement(event, line)
     elif kind in ("draw", "lift"):
         _tile(event, line)
+    elif kind in ("gobble", "finish"):
+        if not isinstance(event.get("player"), str):
+            raise MalformedInput(f'a {kind} event needs "player", a name', line)
+        to = event.get("to")
+        if kind == "gobble" and not (
+            isinstance(to, str) or (isinstance(to, list) and all(isinstance(x, str) for x in to))
+        ):
+            raise MalformedInput('a gobble needs "to": the name (or two names) given a tile', line)
     return str(kind)
 
 
 def apply_event(
-    game: Solitaire | Rainbow | GobbleSolo, event: Mapping[str, Any], line: int = 0
+    game: Solo, event: Mapping[str, Any], line: int = 0, t: float = 0.0
 ) -> IllegalPlacement | None:
     """Play one event; return the refusal (the game then unchanged) or None."""
     kind = event.get("ev")
     try:
+        if isinstance(game, GobbleRace):
+            if kind == "gobble":
+                to = event["to"]
+                game.gobble(str(event["player"]), [to] if isinstance(to, str) else list(to))
+            elif kind == "finish":
+                game.finish(str(event["player"]), t)
+            return None
         if kind == "place":
             game.place(parse_placement(event, line))
         elif kind == "draw" and not isinstance(game, Rainbow):
@@ -372,9 +470,19 @@ def _laid(table: Layout) -> list[dict[str, Any]]:
     ]
 
 
-def state(game: Solitaire | Rainbow | GobbleSolo) -> dict[str, Any]:
+def state(game: Solo) -> dict[str, Any]:
     """The output fields of a solo game as it stands (violations aside)."""
     table = game.table
+    if isinstance(game, GobbleRace):
+        return {
+            "game": "tantrix", "mode": "gobble", "race": True, "players": list(game.players),
+            "dealt": game.dealt, "left_over": game.left_over, "gobbles": dict(game.gobbles),
+            "received": dict(game.received),
+            "finished": [{"player": p, "t": t} for p, t in game.finished],
+            "ranking": game.ranking(), "winner": game.finished[0][0] if game.finished else None,
+            "over": game.over, "placed": 0, "bag": 0, "forced": [], "tiles": [],
+            "phase": "race", "controlled": [], "turn": "race", "scores": {}, "solved": False,
+        }
     out: dict[str, Any] = {
         "game": "tantrix",
         "placed": table.placed,
@@ -394,6 +502,7 @@ def state(game: Solitaire | Rainbow | GobbleSolo) -> dict[str, Any]:
         out.update(solved=solved, colour=colour, problems=problems, over=solved, bag=0)
     else:
         out.update(mode="gobble", players=1, drawn=game.drawn, bag=game.bag)
+        out["winner"] = None
         out.update(discard=list(game.discard), gobbles=game.gobbles)
         out.update(double_gobbles=game.double_gobbles, reward=game.reward)
         out["solved"] = game.solved
@@ -417,21 +526,22 @@ def scored_colours(state: Mapping[str, Any]) -> list[str]:
 
 def replay(
     mode: str, header: Mapping[str, Any], events: list[NumberedEvent]
-) -> tuple[Solitaire | Rainbow | GobbleSolo, dict[str, Any]]:
+) -> tuple[Solo, dict[str, Any]]:
     """Feed a solo scenario through its game; return it with the output object."""
     header_line = events[0][0] - 1 if events else 1
     game = make(mode, header, header_line)
     times = event_times(events, required=False)
     violations: list[dict[str, Any]] = []
     ended = False
+    sub = submode(mode, header)
     for (line, event), t in zip(events, times, strict=True):
-        kind = check_event(mode, event, line)
+        kind = check_event(sub, event, line)
         if ended:
             continue
-        refused = apply_event(game, event, line)
+        refused = apply_event(game, event, line, t)
         if refused is not None:
             violations.append(
-                {"t": t, "player": "solo", "kind": refused.kind,
+                {"t": t, "player": str(event.get("player", "solo")), "kind": refused.kind,
                  "detail": refused.detail, "line": line}
             )
         ended = kind == "end"
@@ -449,7 +559,14 @@ def summary(result: Mapping[str, Any]) -> str:
     """A solo mode's output as text a person reads."""
     mode = result["mode"]
     out: list[str] = []
-    if mode == "solitaire":
+    if result.get("race"):
+        out.append(f"Tantrix Gobble race: {len(result['players'])} players, "
+                   f"{result['dealt']} tiles each")
+        for i, p in enumerate(result["ranking"]):
+            done = next((f for f in result["finished"] if f["player"] == p), None)
+            when = f"finished at {done['t']:.1f} s" if done else "playing"
+            out.append(f"  {i + 1}. {p}: {when}, {result['gobbles'][p]} gobbles")
+    elif mode == "solitaire":
         out.append(
             f"Tantrix Solitaire ({result['target']}): {result['placed']}/56 placed; red line "
             f"{result['red_line']}, loop {result['red_loop']}, {result['red_tiles']} red tiles"

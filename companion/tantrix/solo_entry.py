@@ -21,13 +21,19 @@ from companion.tantrix import messages as say
 from companion.tantrix.game import IllegalPlacement, Placement
 from companion.tantrix.geometry import Cell, distance
 from companion.tantrix.layout import Layout
-from companion.tantrix.solo import PUZZLES, GobbleSolo, Rainbow, Solitaire, apply_event
+from companion.tantrix.solo import (
+    PUZZLES,
+    GobbleRace,
+    GobbleSolo,
+    Rainbow,
+    Solitaire,
+    Solo,
+    apply_event,
+)
 from companion.tantrix.tiles import TILE_COUNT, TILES
 
 KEYS = frozenset("0123456789ABCD*#")
 TILE, PLACE, MENU, LIFT = "tile", "place", "menu", "lift"
-
-Solo = Solitaire | Rainbow | GobbleSolo
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ def menu_items(game: Solo) -> tuple[str, ...]:
         return say.GOBBLE_MENU
     if isinstance(game, Rainbow):
         return say.RAINBOW_MENU
-    return say.SOLITAIRE_MENU
+    return say.SOLITAIRE_MENU  # Solitaire and the Gobble race: stop
 
 
 class SoloEntry:
@@ -74,6 +80,7 @@ class SoloEntry:
         self._index = 0
         self._cursor = 0
         self._note = ""
+        self._who: int | None = None  # Gobble race: the player whose key was pressed
 
     @property
     def screen(self) -> SoloScreen:
@@ -86,7 +93,30 @@ class SoloEntry:
             return self._on_place(key)
         if self._mode == MENU:
             return self._on_menu(key)
+        if isinstance(self.game, GobbleRace):
+            return self._on_race(self.game, key)
         return self._on_tile(key)
+
+    def _on_race(self, g: GobbleRace, key: str) -> SoloScreen:
+        """A key per player: his key then a target's key is a gobble (a tile given to the
+        target), his key then ``#`` his finish."""
+        n = len(g.players)
+        if key == "D":
+            self._mode, self._cursor, self._who = MENU, 0, None
+            return self._screen()
+        if key == "*":
+            self._who = None
+            return self._screen()
+        if key.isdigit() and 1 <= int(key) <= n:
+            if self._who is None:
+                self._who = int(key) - 1
+                return self._screen()
+            who, self._who = g.players[self._who], None
+            return self._act({"ev": "gobble", "player": who, "to": g.players[int(key) - 1]})
+        if key == "#" and self._who is not None:
+            who, self._who = g.players[self._who], None
+            return self._act({"ev": "finish", "player": who})
+        return self._error(say.RACE_PROMPT.format(n=n))
 
     # ------------------------------------------------------------------ modes
 
@@ -107,7 +137,7 @@ class SoloEntry:
         if key != "#":
             return self._error(say.TYPE_A_TILE)
         g = self.game
-        drawn = None if isinstance(g, Rainbow) else g.drawn
+        drawn = g.drawn if isinstance(g, (Solitaire, GobbleSolo)) else None
         if not self._typed:
             if drawn is not None:
                 return self._offer(drawn)
@@ -258,7 +288,14 @@ class SoloEntry:
         if self._mode == LIFT:
             return SoloScreen(LIFT, say.LIFT_PROMPT.format(typed=self._typed), typed=self._typed,
                               actions=actions)
-        drawn = None if isinstance(g, Rainbow) else g.drawn
+        if isinstance(g, GobbleRace):
+            n = len(g.players)
+            prompt = (
+                say.RACE_PROMPT.format(n=n) if self._who is None
+                else say.RACE_WHO.format(player=g.players[self._who], n=n)
+            )
+            return SoloScreen(TILE, prompt, actions=actions)
+        drawn = None if isinstance(g, (Rainbow, GobbleRace)) else g.drawn
         if drawn is not None:
             prompt = say.DRAWN_PROMPT.format(tile=drawn)
         elif isinstance(g, Rainbow):

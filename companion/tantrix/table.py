@@ -93,7 +93,7 @@ class TantrixTable(KeypadTable):
         self.entry: KeypadEntry | None = None
         self.ended = False  # an ``end`` event stopped the game before the table was full
         # A solo mode (Solitaire, Rainbow, Gobble) instead of Strategy: its game and dialogue.
-        self.solo: solo.Solitaire | solo.Rainbow | solo.GobbleSolo | None = None
+        self.solo: solo.Solo | None = None
         self.solo_entry: SoloEntry | None = None
 
     # ------------------------------------------------------------------ games
@@ -136,11 +136,13 @@ class TantrixTable(KeypadTable):
         *,
         target: str = "line",
         puzzle: str = "green",
+        players: Sequence[str] = (),
         table: int | None = None,
         name: str | None = None,
     ) -> Path:
         """Begin a solo game: ``"solitaire"`` (``target`` line or loop), ``"rainbow"``
-        (``puzzle``: green, yellow, white, blue or red) or ``"gobble"`` (one player). Bad
+        (``puzzle``: green, yellow, white, blue or red) or ``"gobble"`` (one player, or with
+        ``players`` the race scorer for 2 to 6). Bad
         options raise :class:`ValueError` and leave the table as it was."""
         header: dict[str, Any] = {"mode": mode}
         if mode == "solitaire":
@@ -148,7 +150,7 @@ class TantrixTable(KeypadTable):
         elif mode == "rainbow":
             header["puzzle"] = puzzle
         elif mode == "gobble":
-            header["players"] = 1
+            header["players"] = list(players) if players else 1
         else:
             raise ValueError(f"the solo modes are solitaire, rainbow and gobble, not {mode!r}")
         try:
@@ -245,11 +247,11 @@ class TantrixTable(KeypadTable):
         screen: SoloScreen = self.solo_entry.press(key)
         for action in screen.actions:
             self._record(action)
-            if solo.apply_event(self.solo, action) is not None:
+            if solo.apply_event(self.solo, action, 0, self.game_time()) is not None:
                 log.error("journaled %s but the game refuses it", action)
         if screen.refused is not None:
             self._record(screen.refused)
-            solo.apply_event(self.solo, screen.refused)
+            solo.apply_event(self.solo, screen.refused, 0, self.game_time())
         elif screen.error is not None:
             self._record({"ev": "note", "text": f"keypad: {screen.error}"})
         if screen.stop:
@@ -311,12 +313,36 @@ class TantrixTable(KeypadTable):
             out["hand"] = game.hand(game.seat)
         return out
 
+    def _racing(self) -> bool:
+        return isinstance(self.solo, solo.GobbleRace) and not (self.solo.over or self.ended)
+
+    def poll(self) -> None:
+        """Messages time out; during a Gobble race the clock on the screen ticks."""
+        super().poll()
+        if self._racing():
+            self.changed = True
+
+    def next_wakeup(self) -> float | None:
+        """As for every keypad game, plus the next whole second of a running Gobble race."""
+        due = super().next_wakeup()
+        if not self._racing():
+            return due
+        game_t = self.game_time()
+        tick = self.clock.now() + (int(game_t) + 1 - game_t)
+        return tick if due is None else min(due, tick)
+
+    def animating(self) -> bool:
+        """The Gobble race's clock changes the screen every second."""
+        return self._racing()
+
     def _solo_view(self) -> dict[str, Any]:
         """The screen's view of a solo game: its ``simulate`` state, a few status lines and the
         dialogue in the shape the Strategy screens draw."""
         assert self.solo is not None and self.solo_entry is not None
         out = solo.state(self.solo)
-        out["players"] = list(out["scores"])
+        if not out.get("race"):
+            out["players"] = list(out["scores"])
+        out["clock"] = round(self.game_time(), 1)
         out["names"] = {"solo": say.SOLO_TITLES[out["mode"]]}
         out["lines"] = solo_lines(out)
         out["over"] = bool(out["over"] or self.ended)
@@ -421,6 +447,13 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
 def solo_lines(state: Mapping[str, Any]) -> list[str]:
     """How a solo game stands, in two short lines for the screen."""
     mode = state["mode"]
+    if state.get("race"):
+        return [
+            say.RACE_LINE.format(rank=i + 1, player=p, gobbles=state["gobbles"][p],
+                                 done=say.RACE_DONE if any(
+                                     f["player"] == p for f in state["finished"]) else "")
+            for i, p in enumerate(state["ranking"])
+        ]
     if mode == "solitaire":
         target = state["target"]
         best = state["red_line"] if target == "line" else state["red_loop"]
@@ -454,12 +487,13 @@ def fold_any(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str,
         if ended:
             break
         try:
-            solo.check_event(str(mode), event, line)
+            solo.check_event(solo.submode(str(mode), header), event, line)
         except MalformedInput as exc:
             if event.get("ev") != "note":
                 notes.append(f"line {line}: skipped: {exc}")
             continue
-        solo.apply_event(game, event, line)
+        when = event.get("t")
+        solo.apply_event(game, event, line, float(when) if isinstance(when, (int, float)) else 0.0)
         ended = event.get("ev") == "end"
     return game, ended, notes
 
@@ -486,5 +520,6 @@ def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:
             str(mode),
             target=str(section.get("target", "line")),
             puzzle=str(section.get("puzzle", "green")),
+            players=[str(p) for p in section.get("race") or []],
         )
     return table.start_game(players_from_config(config), hands=hands_from_config(config))

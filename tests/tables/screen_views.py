@@ -150,6 +150,10 @@ def _solo_situation(s: Seat, situation: str) -> None:
             laid.append(p)
         if situation == "rainbow_menu":
             s.press("D")
+    elif situation == "gobble_race":
+        s.table.start_solo("gobble", players=["Ada", "Ben", "Chloé", "Dan"])
+        s.clock.advance(75)
+        s.press("21" "2#" "4")
     else:
         _, events = random_gobble(random.Random(1), stop_after=30)
         s.table.start_solo("gobble")
@@ -188,6 +192,7 @@ TANTRIX_SITUATIONS = (
     "rainbow_menu",
     "gobble",
     "gobble_menu",
+    "gobble_race",
 )
 TANTRIX_COLOUR_SITUATIONS = (
     "opening",

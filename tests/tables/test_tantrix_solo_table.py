@@ -120,3 +120,26 @@ def test_a_solo_journal_resumes(s: Seat, tmp_path: Path) -> None:
         assert other.view["placed"] == 1 and other.view["mode"] == "solitaire"
     finally:
         other.table.close()
+
+
+def test_the_gobble_race_on_the_keypad_ranks_the_finishers(s: Seat) -> None:
+    s.table.start_solo("gobble", players=["Ada", "Ben", "Chloé"])
+    s.clock.advance(61)
+    s.press("21")  # Ben gives Ada a tile
+    s.press("2#")  # Ben finished
+    s.press("3#")  # Chloé finished
+    view = s.view
+    assert view["ranking"] == ["Ben", "Chloé", "Ada"] and view["over"]
+    assert view["gobbles"]["Ben"] == 1 and view["clock"] > 60
+    out = simulate_file(s.journal)
+    assert out["ranking"] == ["Ben", "Chloé", "Ada"] and out["violations"] == []
+
+
+def test_the_race_clock_wakes_the_table_every_second(s: Seat) -> None:
+    s.table.start_solo("gobble", players=["Ada", "Ben"])
+    s.clock.advance(0.4)
+    due = s.table.next_wakeup()
+    assert due is not None and 0.0 < due - s.clock.now() <= 0.6 + 1e-9
+    s.press("1#")
+    s.press("2#")
+    assert s.table.next_wakeup() is None or s.table.error is not None

@@ -38,6 +38,25 @@ def find_line(numbers: Sequence[int], rows: int, colour: str) -> dict[Cell, tupl
             for s in range(6)
         )
 
+    def hopeless(nxt: Cell) -> bool:
+        """The empty cells (with ``nxt``, where the line goes on) cannot all be visited by one
+        path starting at ``nxt``: they fall apart, or more than one is a dead end."""
+        empty = cells - set(board)
+        seen, stack = {nxt}, [nxt]
+        while stack:
+            c = stack.pop()
+            for s in range(6):
+                n = _step(c, s)
+                if n in empty and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        if len(seen) != len(empty):
+            return True
+        dead = sum(
+            1 for c in empty if c != nxt and sum(_step(c, s) in empty for s in range(6)) <= 1
+        )
+        return dead > 1
+
     def dfs(cell: Cell, entry: int | None) -> bool:
         for i in range(n):
             if used[i]:
@@ -61,7 +80,12 @@ def find_line(numbers: Sequence[int], rows: int, colour: str) -> dict[Cell, tupl
                     if len(board) == n:
                         if nxt not in cells:
                             return True
-                    elif nxt in cells and nxt not in board and dfs(nxt, (out + 3) % 6):
+                    elif (
+                        nxt in cells
+                        and nxt not in board
+                        and not hopeless(nxt)
+                        and dfs(nxt, (out + 3) % 6)
+                    ):
                         return True
                     del board[cell], owner[cell]
                     used[i] = False
