@@ -202,3 +202,23 @@ def test_a_random_gobble_replays_without_violation_and_counts_the_bag(seed: int)
     assert out["violations"] == [] and out["solved"] == g.solved
     assert out["bag"] == 56 - g.table.placed - len(g.discard) - (g.drawn is not None)
     assert out["gobbles"] == g.gobbles
+
+
+#: A red pyramid solution found by ``tantrix_pyramid.find_line(rainbow_tiles("red"), 5, "R")``
+#: (75 s, too slow to search again in every run): cell -> (tile, rot).
+RED_PYRAMID = {
+    (0, 0): (5, 1), (0, 1): (11, 0), (1, 0): (4, 1), (2, 0): (24, 1), (1, 1): (30, 5),
+    (0, 2): (16, 1), (1, 2): (26, 4), (0, 3): (18, 5), (0, 4): (19, 0), (1, 3): (15, 5),
+    (2, 2): (10, 2), (2, 1): (27, 2), (3, 1): (29, 5), (3, 0): (28, 0), (4, 0): (25, 1),
+}
+
+
+def test_the_red_pyramid_solution_is_checked_without_the_engine_and_recognised() -> None:
+    import tantrix_brute as brute
+
+    board = {cell: tr for cell, tr in RED_PYRAMID.items()}
+    assert sorted(t for t, _ in board.values()) == rainbow_tiles("red")
+    assert set(board) == triangle(5) and brute.golden_ok(board)
+    assert brute.scores(board, "red")[0] == 15  # one red line through all 15
+    game = _lay("red", [Placement(t, q, r, rot) for (q, r), (t, rot) in RED_PYRAMID.items()])
+    assert game.verdict()[:2] == (True, "red")
