@@ -27,9 +27,13 @@ from companion.tamsk.game import Game, Rules  # noqa: E402
 from companion.tantrix.autoplay import random_game  # noqa: E402
 
 
-def tamsk_game(seed: int, moves: int = 200) -> list[dict[str, object]]:
+def tamsk_game(seed: int, moves: int = 200, rings: float = 0.3,
+               forfeits: int = 0) -> list[dict[str, object]]:
     """A believable level-3 game of ``moves`` moves: the glass with the least sand is moved
-    (so none runs out), a ring three times in ten, a claim now and then, timers turned."""
+    (so none runs out), a ring ``rings`` of the time (three times in ten), a claim now and
+    then, timers turned. Fewer rings make longer games (the rings running out ends one).
+    ``forfeits``: every that many moves the 15-second timer runs out on the player on turn
+    (a penalty)."""
     rng = random.Random(seed)
     game = Game(Rules(level=3))
     out: list[dict[str, object]] = []
@@ -53,10 +57,15 @@ def tamsk_game(seed: int, moves: int = 200) -> list[dict[str, object]]:
         do(ev.lift(t + 0.1, glass))
         do(ev.release(t + 0.5, glass, rng.choice(game.destinations(glass))))
         made += 1
+        if forfeits and made % forfeits == 0 and not game.timer.running:
+            do(ev.timer15(t + 0.6, player))
+            t += 16.0
+            game.advance(t)
+            continue
         roll = rng.random()
-        if roll < 0.27:
+        if roll < rings * 0.9:
             do(ev.ring(t + 0.8, player))
-        elif roll < 0.3:
+        elif roll < rings:
             do(ev.ring(t + 0.9, opponent(player)))
         t += 1.0
     out.append({"t": t + 1.0, "ev": "end"})

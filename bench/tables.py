@@ -35,6 +35,7 @@ from companion.arbiter.client import ArbiterClient  # noqa: E402
 from companion.arbiter.settings import ArbiterSettings, MqttSettings  # noqa: E402
 from companion.arbiter.web import ArbiterServer  # noqa: E402
 from companion.clock import MonotonicClock  # noqa: E402
+from companion.keys import Keyring, SigningKey  # noqa: E402
 from companion.tamsk.simtable import SimulatedTable, table_config  # noqa: E402
 from tests.arbiter.broker import Broker, mosquitto_path  # noqa: E402
 
@@ -75,7 +76,12 @@ def percentile(values: list[float], q: float) -> float:
 def run(n: int, seconds: float, broker: Broker, folder: Path) -> dict[str, Any]:
     prefix = f"bench{n}"
     mqtt = MqttSettings(enabled=True, port=broker.port, topic_prefix=prefix)
-    client = ArbiterClient(mqtt, client_id=f"bench-arbiter-{n}", persistent=False).start()
+    keys = {number: SigningKey.generate() for number in range(1, n + 1)}
+    ring = Keyring(folder / f"{prefix}-keyring.json")
+    for number, key in keys.items():
+        ring.enroll(str(number), key.public, "bench")
+    client = ArbiterClient(mqtt, client_id=f"bench-arbiter-{n}", persistent=False,
+                           keyring=ring).start()
     server = ArbiterServer(client, ArbiterSettings(), port=0).start()
     reader = PageReader(f"http://127.0.0.1:{server.port}/api/stream")
     reader.start()
@@ -104,7 +110,8 @@ def run(n: int, seconds: float, broker: Broker, folder: Path) -> dict[str, Any]:
                 walls[(number, int(sealed["seq"]))] = float(sealed["wall"])
 
         tables.append(SimulatedTable(number, table_dir, clock, mqtt=mqtt, seed=number,
-                                     config=table_config(number), on_record=note))
+                                     config=table_config(number), on_record=note,
+                                     key=keys[number]))
     start = time.monotonic() + 1.0
     tick = 0
     stop_at = start + seconds

@@ -158,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a game journal (.jsonl)")
     p.set_defaults(func=cmd_verify)
 
+    from companion.newgame import add_parser as add_new_game_parser
+
+    add_new_game_parser(sub)
+
     from companion.replay.cli import add_parsers as add_replay_parsers
 
     add_replay_parsers(sub)  # "replay" and "notation"
@@ -165,6 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.arbiter.cli import add_commands as add_arbiter_commands
 
     add_arbiter_commands(sub)  # "arbiter ..." and "dispute"
+
+    from companion.tournament.cli import add_commands as add_tournament_commands
+
+    add_tournament_commands(sub)  # "tournament ..."
 
     from companion import registry
 

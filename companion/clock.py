@@ -54,6 +54,11 @@ class FakeClock:
             raise ValueError(f"a clock does not go back (from {self._t} to {t})")
         self._t = t
 
+    def jump_wall(self, seconds: float) -> None:
+        """Set the wall clock forward (or back) by ``seconds``, as NTP or an admin does; the
+        monotonic clock does not notice."""
+        self._wall_offset += seconds
+
     def power_off(self, seconds: float) -> None:
         """Simulate a power cut: the wall clock runs on; a new monotonic epoch starts."""
         self._wall_offset += seconds + self._t

@@ -30,6 +30,11 @@ backend = "pi"
 # older Pis with RPi.GPIO.
 pin_factory = ""
 hub_port = "/dev/ttyACM0"
+# Whether the wall clock may measure a power cut (the sand that ran while the table was dark):
+# "auto" asks the machine (a real-time clock set the time, or NTP is synchronised; see
+# hardware/README.md for a DS3231), "trusted" always, "untrusted" never (the game resumes held
+# at the cut and the players confirm the sand).
+wall_clock = "auto"
 
 [game]
 kind = "tamsk"        # "tamsk", "tantrix", "tokami" or "puzzle" (Tantrix Discovery)
@@ -104,6 +109,13 @@ i2c_address = 0x3C
 width = 128
 height = 64
 rotate = 0
+# The colour SSD1351 on SPI (hardware/pinmap.toml, variant spi_display): /dev/spidev0.0, its
+# DC line on GPIO 9; reset_pin -1 when RST is tied high (not wired to a GPIO).
+spi_port = 0
+spi_device = 0
+spi_dc_pin = 9
+spi_reset_pin = -1
+spi_speed_hz = 8000000
 max_fps = 10
 show_sand_seconds = true
 
@@ -182,6 +194,8 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError(f"'game.kind' must be one of {', '.join(kinds)}")
     for kind in registry.kinds().values():  # each game checks its own settings
         kind.validate_config(config)
+    if config["table"]["wall_clock"] not in ("auto", "trusted", "untrusted"):
+        raise ConfigError("'table.wall_clock' must be auto, trusted or untrusted")
     if config["table"]["backend"] not in ("pi", "hub", "mock", "desktop"):
         raise ConfigError("'table.backend' must be pi, hub, mock or desktop")
     for glass, seconds in config["calibration"].items():
@@ -193,13 +207,42 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError("'arbiter.pin_sha256' must be empty or 64 hex digits (hash-pin)")
     if arbiter["club_key"] and len(str(arbiter["club_key"])) < 16:
         raise ConfigError("'arbiter.club_key' must be empty or at least 16 characters")
+    if str(arbiter.get("arbiter_key", "")).strip():
+        from companion.keys import KeyFileError, PublicKey
+
+        try:
+            PublicKey.from_line(str(arbiter["arbiter_key"]))
+        except KeyFileError as exc:
+            raise ConfigError(f"'arbiter.arbiter_key': {exc}") from None
     if not 1 <= int(config["mqtt"]["port"]) <= 65535:
         raise ConfigError("'mqtt.port' must be 1-65535")
+    _validate_display(config["display"])
     pins: list[int] = [*config["pins"]["tilt"].values(), *config["pins"]["ring"].values()]
     pins += [config["pins"]["timer15"]["red"], config["pins"]["timer15"]["black"]]
     pins += [config["pins"]["menu"], config["pins"]["buzzer"]]
     if len(pins) != len(set(pins)):
         raise ConfigError("two inputs or outputs share one GPIO pin in [pins]")
+
+
+#: The SPI clock rates luma's ``spi`` interface accepts (MHz).
+SPI_MHZ = (0.5, 1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 44, 48, 50, 52)
+
+
+def _validate_display(disp: Mapping[str, Any]) -> None:
+    """The panel's driver, bus and pins, checked before the daemon opens the hardware."""
+    if disp["driver"] not in ("ssd1306", "sh1106", "ssd1351"):
+        raise ConfigError("'display.driver' must be ssd1306, sh1106 or ssd1351")
+    if not 0x03 <= int(disp["i2c_address"]) <= 0x77:
+        raise ConfigError("'display.i2c_address' must be a 7-bit I2C address (0x03-0x77)")
+    if int(disp["spi_speed_hz"]) not in [int(mhz * 1_000_000) for mhz in SPI_MHZ]:
+        raise ConfigError(
+            "'display.spi_speed_hz' must be one of "
+            + ", ".join(f"{int(mhz * 1_000_000)}" for mhz in SPI_MHZ)
+        )
+    if not 0 <= int(disp["spi_dc_pin"]) <= 27:
+        raise ConfigError("'display.spi_dc_pin' must be a BCM GPIO number 0-27")
+    if not -1 <= int(disp["spi_reset_pin"]) <= 27:
+        raise ConfigError("'display.spi_reset_pin' must be a BCM GPIO number 0-27, or -1")
 
 
 def periods(config: Mapping[str, Any]) -> dict[str, float]:

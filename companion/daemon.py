@@ -16,14 +16,21 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import registry
 from companion.clock import Clock
 from companion.inputs import RawInput
-from companion.tables import Table, find_unfinished, make_table, start_configured_game
+from companion.tables import Table, make_table, start_configured_game
+
+if TYPE_CHECKING:
+    from companion.current import CurrentGame, Heartbeat
+    from companion.diskspace import DiskWatch
 
 log = logging.getLogger(__name__)
+
+#: A change of the wall clock against the monotonic one larger than this is a jump.
+WALL_JUMP_S = 2.0
 
 
 class Ticking(Protocol):
@@ -81,6 +88,9 @@ class Daemon:
         notifier: Notifier | None = None,
         watchdog_interval: float | None = None,
         waiter: Waiter = wait_real,
+        current: CurrentGame | None = None,
+        disk: DiskWatch | None = None,
+        alive: Heartbeat | None = None,
     ) -> None:
         self.table = table
         self.clock = clock
@@ -90,6 +100,16 @@ class Daemon:
         self.notifier = notifier or NullNotifier()
         self.watchdog_interval = watchdog_interval
         self.waiter = waiter
+        #: The table's ``current`` pointer (companion.current): kept on the open journal.
+        self.current = current
+        #: The journal's disk: low-space warnings, and the way back after a failed write.
+        self.disk = disk
+        #: What to do again once the disk takes writes (opening the game at start).
+        self.retry: Callable[[], None] | None = None
+        self.writes_failed = 0
+        #: Where the game had got to, for a resume the wall clock cannot measure.
+        self.alive = alive
+        self._skew: float | None = None  # wall minus monotonic: a jump is a wall-clock change
         self.queue: asyncio.Queue[RawInput] = asyncio.Queue()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.stop_event = asyncio.Event()
@@ -108,16 +128,104 @@ class Daemon:
         self.stop_event.set()
 
     def reload(self) -> None:
-        """SIGHUP (``systemctl reload``): take up the newest unfinished game, e.g. one just
-        made with ``companion new-game``."""
-        header_game = self.table.header.get("game") or registry.DEFAULT_KIND
-        newest = find_unfinished(self.table.journal_dir, str(header_game))
-        if newest is not None and newest != self.table.journal_path:
-            notes = self.table.resume(newest)
-            log.info("took up %s %s", newest, "; ".join(notes))
+        """SIGHUP (``systemctl reload``): take up the game the table's ``current`` pointer
+        names, e.g. one just made with ``companion new-game``, ending the one open."""
+        if self.current is None:
+            return
+        kind = str(self.table.header.get("game") or registry.DEFAULT_KIND)
+        target = self.current.wanted(self.table.journal_path, kind)
+        if target is None:
+            return
+        self.table.close()
+        done = self.current.settle()
+        if done:
+            log.info("%s", done)
+        notes = self.table.resume(target)
+        log.info("took up %s %s", target, "; ".join(notes))
+        self.current.opened(self.table.journal_path)
+
+    # ------------------------------------------------------------------ the disk
+
+    def write_failed(self, exc: OSError, retry: Callable[[], None] | None = None) -> None:
+        """A journal write failed: the input was not played (the journal comes first); say so
+        on the screen until the disk takes writes again, and keep the table going."""
+        from companion.diskspace import failure_text
+
+        now = self.clock.now()
+        self.writes_failed += 1
+        if retry is not None:
+            self.retry = retry
+        first = self.disk is None or self.disk.failed is None
+        if self.disk is not None:
+            self.disk.write_failed(exc, now)
+        if first:
+            log.error("journal write failed (%s): inputs refused until it works again", exc)
+        self.table.notice(failure_text(exc), 24 * 3600.0)
+        if self.sounder is not None and hasattr(self.sounder, "play"):
+            self.sounder.play("error", now)
+
+    def _guarded(self, action: Callable[..., None], *args: Any) -> bool:
+        try:
+            action(*args)
+        except OSError as exc:
+            self.write_failed(exc)
+            return False
+        return True
+
+    def _watch_disk(self, now: float) -> None:
+        disk = self.disk
+        if disk is None or now < disk.next_check:
+            return
+        was_failed = disk.failed is not None
+        text = disk.check(now)
+        if text is None:
+            return
+        back = was_failed and disk.failed is None
+        self.table.notice(text, 5.0 if back else (24 * 3600.0 if disk.failed else disk.check_s))
+        if back:
+            log.info("the journal's disk takes writes again: playing on")
+            retry, self.retry = self.retry, None
+            if retry is not None and not self._guarded(retry):
+                self.retry = retry
+
+    def screen_view(self) -> dict[str, Any]:
+        """The table's view; with no game open because the disk refuses the journal, that."""
+        disk = self.disk
+        if disk is not None and disk.failed is not None and self.table.journal_path is None:
+            from companion.diskspace import failure_text
+
+            return {"game": None, "warning": f"{failure_text(disk.failed)}: no game yet"}
+        return self.table.view()
+
+    def _beat(self, now: float) -> None:
+        alive, path = self.alive, self.table.journal_path
+        game_time = getattr(self.table, "game_time", None)
+        if alive is None or path is None or not callable(game_time) or now < alive.next_at:
+            return
+        if self.table.animating():  # sand or a timer runs: the time at a cut matters
+            alive.beat(path, float(game_time()), self.clock.wall())
+        alive.next_at = now + alive.EVERY_S
+
+    def _watch_wall(self) -> None:
+        """A wall-clock jump while running (NTP syncing, an admin) changes no game time; it
+        is noted in the journal so the next resume measures the outage from the new time."""
+        skew = self.clock.wall() - self.clock.now()
+        if self._skew is None:
+            self._skew = skew
+            return
+        jump = skew - self._skew
+        if abs(jump) <= WALL_JUMP_S:
+            return
+        self._skew = skew
+        log.warning("the wall clock moved %+.1f s; game time is monotonic and goes on", jump)
+        note = getattr(self.table, "note", None)
+        if callable(note):
+            self._guarded(note, f"wall clock moved {jump:+.1f} s; game time unaffected")
 
     def _wakeup(self, now: float) -> float | None:
         times = []
+        if self.disk is not None:
+            times.append(self.disk.next_check)
         w = self.table.next_wakeup()
         if w is not None:
             times.append(w)
@@ -128,6 +236,8 @@ class Daemon:
             times.append(self.display.due(now))
         if self.watchdog_interval:
             times.append(self._next_ping)
+        if self.alive is not None and self.table.animating():
+            times.append(self.alive.next_at)
         return min(times) if times else None
 
     def _display_wanted(self) -> bool:
@@ -138,33 +248,43 @@ class Daemon:
         """Handle one input (if any) and everything due now."""
         table = self.table
         if raw is not None:
-            table.feed(raw)
+            if self._guarded(table.feed, raw) and self.disk is not None and self.disk.failed:
+                self.disk.next_check = self.clock.now()  # it took a write: is space back?
             self.inputs_handled += 1
         now = self.clock.now()
-        table.poll()
+        self._watch_wall()
+        self._watch_disk(now)
+        self._guarded(table.poll)
         for t in [self.sounder, *self.tickers]:
             if t is not None:
                 t.poll(now)
         if self.display is not None and self._display_wanted():
             urgent = raw is not None and table.changed
             if urgent or now >= self.display.due(now):
-                self.display.refresh(table.view(), now, urgent=urgent)
+                self.display.refresh(self.screen_view(), now, urgent=urgent)
                 table.changed = False
         if self.watchdog_interval and now >= self._next_ping:
             self.notifier.watchdog()
             self._next_ping = now + self.watchdog_interval
+        if self.current is not None:
+            self.current.opened(table.journal_path)
+        self._beat(now)
         status = table.status_line()
+        if self.disk is not None and self.disk.failed is not None:
+            status = f"journal writes fail ({self.disk.failed.strerror}): inputs refused; {status}"
         if status != self._status:
             self._status = status
             self.notifier.status(status)
 
     async def run(self) -> None:
-        """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it)."""
+        """The main loop, until :meth:`stop` (SIGTERM and SIGINT call it). SIGHUP reloads a
+        daemon that keeps a table's ``current`` pointer (the service: ``systemctl reload``);
+        without one (a game at a terminal) it is a hang-up, the terminal closed, and stops."""
         self.loop = asyncio.get_running_loop()
         for sig, handler in (
             (signal.SIGTERM, self.stop),
             (signal.SIGINT, self.stop),
-            (signal.SIGHUP, self.reload),
+            (signal.SIGHUP, self.reload if self.current is not None else self.stop),
         ):
             try:
                 self.loop.add_signal_handler(sig, handler)
@@ -192,6 +312,8 @@ class Daemon:
             stop_task.cancel()
             self.notifier.stopping()
             self.table.close()
+            if self.alive is not None:
+                self.alive.close()
 
 
 # ---------------------------------------------------------------------- building a table
@@ -235,9 +357,28 @@ async def serve(
     new_game: bool = False,
 ) -> int:
     """Build the table for a backend and run it until SIGTERM."""
-    from companion.hw.display import Display, make_device
+    from companion.current import CurrentGame, Heartbeat
+    from companion.diskspace import NO_SPACE, DiskWatch
+    from companion.hw.display import make_display
     from companion.hw.inputs import GpioInputs
+    from companion.wallclock import probe_for
 
+    current = CurrentGame(journal_dir, int(config["table"]["number"]))
+    if not current.lock.acquire():
+        print(
+            f"companion run: table {current.table}'s journals in {journal_dir} are open in "
+            "another companion process",
+            file=sys.stderr,
+        )
+        return 2
+    unfinished = current.start(registry.configured(config).name, new_game=new_game)
+    resumed_kind = current_kind = registry.configured(config).name
+    if unfinished is not None:  # the game in play decides the table, whatever the config says
+        from companion.current import kind_of
+
+        resumed_kind = kind_of(unfinished) or current_kind
+        if resumed_kind != current_kind:
+            config = {**config, "game": {**config["game"], "kind": resumed_kind}}
     factory: Any = None
     if backend == "pi" and config["table"]["pin_factory"] == "rpigpio":
         from gpiozero.pins.rpigpio import RPiGPIOFactory
@@ -262,10 +403,13 @@ async def serve(
     daemon = Daemon(
         table,
         clock,
-        display=Display(make_device(config, backend), max_fps=config["display"]["max_fps"]),
+        display=make_display(config, backend),
         sounder=sounder,
         notifier=_make_notifier(),
         watchdog_interval=_watchdog_interval(),
+        current=current,
+        disk=DiskWatch(journal_dir),
+        alive=Heartbeat(journal_dir, current.table),
     )
     loop = asyncio.get_running_loop()
     daemon.loop = loop
@@ -277,14 +421,24 @@ async def serve(
     keypad = open_keypad(config, backend, clock, daemon, factory)
     if keypad is not None and hasattr(keypad, "poll"):
         daemon.tickers.append(keypad)
-    unfinished = None if new_game else find_unfinished(journal_dir, kind)
-    if unfinished is not None:
-        notes = table.resume(unfinished)
-        log.info("resumed %s %s", unfinished, "; ".join(notes))
-        print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
-    else:
-        path = start_configured_game(table, config)
-        print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
+    if hasattr(table, "wall_trust"):  # count the outage only on a wall clock known right
+        table.wall_trust = probe_for(str(config["table"]["wall_clock"]))
+
+    def open_game() -> None:
+        if unfinished is not None:
+            notes = table.resume(unfinished)
+            log.info("resumed %s %s", unfinished, "; ".join(notes))
+            print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
+        else:
+            path = start_configured_game(table, config)
+            print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
+
+    try:
+        open_game()
+    except OSError as exc:  # a full disk: start all the same, and open the game once it is not
+        if exc.errno not in NO_SPACE:
+            raise
+        daemon.write_failed(exc, retry=open_game)
     if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections, publishing
         hooks.attach(table)
     if stdin_driver:
@@ -306,6 +460,7 @@ async def serve(
         inputs.close()
         if keypad is not None:
             keypad.close()
+        current.lock.release()
     return 0
 
 

@@ -28,7 +28,7 @@ from companion.inputs import RawInput
 HELP = (
     "q w e: turn r1 r2 r3 over   a s d: turn b1 b2 b3 over   z / m: ring red / black\n"
     "x / n: 15-second timer by red / black   0-9 # * A B C D: the keypad   "
-    "TAB: menu   Ctrl-E: end the game   ESC: quit"
+    "TAB: menu   Ctrl-E: end the game   ESC or Ctrl-D: quit"
 )
 
 TILT_KEYS = {"q": "r1", "w": "r2", "e": "r3", "a": "b1", "s": "b2", "d": "b3"}
@@ -185,8 +185,12 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
 
     def on_frame(image: Any, now: float) -> None:
         bell = "\a" if sounder.playing in ("error", "timer_out") else ""
-        out.write("\x1b[H" + frame_to_text(image) + "\n\n" + HELP + "\n" + bell)
-        out.flush()
+        try:
+            out.write("\x1b[H" + frame_to_text(image) + "\n\n" + HELP + "\n" + bell)
+            out.flush()
+        except OSError:  # the terminal is gone (closed window, lost ssh): end the game loop
+            daemon.stop()
+            return
         if window is not None and not window.show(image):
             daemon.stop()  # the window was closed: end as ESC in the terminal does
 
@@ -213,8 +217,16 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     saved = termios.tcgetattr(fd)
 
     def on_key() -> None:
-        ch = os.read(fd, 1).decode("utf-8", "replace")
-        if ch == "\x1b" or ch == "\x03":
+        try:
+            data = os.read(fd, 1)
+        except OSError:  # EIO: the terminal was closed under us
+            data = b""
+        if not data:  # end of input: never read an empty terminal in a loop again
+            loop.remove_reader(fd)
+            daemon.stop()
+            return
+        ch = data.decode("utf-8", "replace")
+        if ch in ("\x1b", "\x03", "\x04"):  # ESC, Ctrl-C, Ctrl-D
             daemon.stop()
             return
         keyboard.key(ch)
@@ -226,7 +238,13 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         await daemon.run()
     finally:
         loop.remove_reader(fd)
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        try:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except (termios.error, OSError):  # the terminal is gone: nothing to restore
+            pass
         inputs.close()
-    print(f"\njournal: {path}")
+    try:
+        print(f"\njournal: {path}")
+    except OSError:
+        pass
     return 0

@@ -289,8 +289,13 @@ class JournalWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
         writer = cls(path, fd, GENESIS, 0)
-        writer.append(dict(header, journal=header.get("journal", FORMAT)))
-        _fsync_dir(path.parent)
+        try:
+            writer.append(dict(header, journal=header.get("journal", FORMAT)))
+            _fsync_dir(path.parent)
+        except OSError:  # a full disk: leave no empty journal behind (we made the file)
+            writer.close()
+            path.unlink(missing_ok=True)
+            raise
         return writer
 
     @classmethod
@@ -345,10 +350,20 @@ class JournalWriter:
         line, h = seal(body, self.next_seq, self.last_hash)
         data = (line + "\n").encode("utf-8")
         view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
-        _sync(self._fd)
+        start = os.lseek(self._fd, 0, os.SEEK_END)
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            _sync(self._fd)
+        except OSError:
+            # A full disk (or a failing card): take back whatever part of the line got in, so
+            # the journal ends on its last acknowledged record and the next append fits on.
+            try:
+                os.ftruncate(self._fd, start)
+            except OSError:
+                pass
+            raise
         record = dict(body)
         record.update(seq=self.next_seq, prev=self.last_hash, hash=h)
         self.last_hash = h

@@ -25,7 +25,8 @@ from companion import __version__
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
-from companion.tables import KeyFilter, ViewFilter
+from companion.tables import KeyFilter, ViewFilter, header_extras
+from companion.wallclock import TrustProbe, always_trusted
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,8 @@ class KeypadTable:
     """
 
     GAME = ""
+    #: Whether this game's journal takes ``note`` events (its rules list them).
+    NOTES = True
     #: Arbiter mode at the table (PIN menu, publishing) is Tamsk's so far.
     arbiter_at_table = False
 
@@ -71,6 +74,10 @@ class KeypadTable:
         self.changed = True  # something to redraw
         self.key_filter: KeyFilter | None = None  # the Table protocol's arbiter hooks
         self.view_filter: ViewFilter | None = None
+        #: Whether the wall clock can be believed at a resume (the daemon asks the machine).
+        self.wall_trust: TrustProbe = always_trusted
+        #: The resume's note for the journal ("resumed after 12.0 s", or why not counted).
+        self.resumed_text = ""
 
     # ------------------------------------------------------------------ journal
 
@@ -82,8 +89,8 @@ class KeypadTable:
         return (self.clock.now() if mono is None else mono) - self.mono0
 
     def _new_journal(self, fields: Mapping[str, Any], table: int | None, name: str | None) -> Path:
-        """Open a new journal whose header holds the game's ``fields`` and the usual facts."""
-        self.close()
+        """Open a new journal whose header holds the game's ``fields`` and the usual facts; if
+        it cannot be written (a full disk), the table is left as it was."""
         now, wall = self.clock.now(), self.clock.wall()
         stamp = datetime.fromtimestamp(wall, UTC)
         table_no = int(table if table is not None else self.config["table"]["number"])
@@ -92,14 +99,17 @@ class KeypadTable:
             "game": self.GAME,
             **fields,
             "table": table_no,
+            **header_extras(self.config),
             "software": f"companion {__version__}",
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
         }
         if name:
-            self.writer = JournalWriter.create(self.journal_dir / name, header)
+            writer = JournalWriter.create(self.journal_dir / name, header)
         else:  # two games in one second get distinct names
-            self.writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+            writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+        self.close()
+        self.writer = writer
         self.header = header
         self.mono0 = now
         self.last_t = 0.0
@@ -138,8 +148,21 @@ class KeypadTable:
                 last_t = float(t)
             if isinstance(wall, (int, float)) and not isinstance(wall, bool):
                 last_wall = float(wall)
-        # Game time goes on from the last record, plus the time the table was dark.
-        off = max(0.0, self.clock.wall() - last_wall)
+        from companion.current import read_alive
+
+        alive = read_alive(Path(path), int(journal.header.get("table", 0) or 0))
+        if alive is not None and alive[0] >= last_t:
+            last_t, last_wall = alive
+        # Game time goes on from the last record, plus the time the table was dark when the
+        # wall clock can say how long that was (nothing at this table runs on time, so an
+        # untrusted clock only leaves the outage out).
+        trust = self.wall_trust()
+        off = max(0.0, self.clock.wall() - last_wall) if trust else 0.0
+        self.resumed_text = (
+            f"resumed after {off:.1f} s"
+            if trust
+            else f"resumed; the time off is not counted: {trust.why}"
+        )
         self.writer = writer
         self.header = dict(journal.header)
         self.last_t = last_t
@@ -159,6 +182,11 @@ class KeypadTable:
         if self._on_record is not None:
             self._on_record(sealed)
         return sealed
+
+    def note(self, text: str) -> None:
+        """Journal a note from the shell (a wall-clock jump seen while running, ...)."""
+        if self.writer is not None and self.NOTES:
+            self._record({"ev": "note", "text": text}, src="daemon")
 
     def close(self) -> None:
         if self.writer is not None:

@@ -16,6 +16,7 @@ shared machinery:
 ``P.notation``         the :class:`companion.notation.NotationGame` facet (optional)
 ``P.arbiter``          the :class:`companion.arbiter.kinds.ArbiterGame` facet (optional)
 ``P.cli``              ``add_commands(subparsers)`` for the game's own commands (optional)
+``P.standings``        the :class:`companion.tournament.record.StandingsGame` facet (optional)
 =====================  ==========================================================
 
 Every facet is imported on first use, so the daemon imports one game and none of the replay or
@@ -102,6 +103,29 @@ class PackageKind:
     def start_from_config(self, table: Table, config: Mapping[str, Any]) -> Path:
         return Path(self.module("table").start_from_config(table, config))
 
+    def configure_players(self, config: dict[str, Any], players: list[str]) -> None:
+        """``companion new-game --players``: put the players into ``config`` the way this game
+        reads them (``P.table.configure_players``); ValueError when the game cannot take them.
+        Not part of :class:`~companion.registry.GameKind`: a kind without it takes no
+        ``--players``."""
+        configure = getattr(self.module("table"), "configure_players", None)
+        if configure is None:
+            raise ValueError(f"{self.title}: new-game takes no --players")
+        configure(config, players)
+
+    def add_new_game_options(self, parser: argparse.ArgumentParser) -> None:
+        """This game's own options of ``companion new-game`` (``P.cli.add_new_game_options``)."""
+        cli = self.optional("cli")
+        if cli is not None and hasattr(cli, "add_new_game_options"):
+            cli.add_new_game_options(parser)
+
+    def new_game_options(self, args: argparse.Namespace, config: dict[str, Any]) -> None:
+        """Put this game's new-game options into ``config`` (``P.cli.new_game_options``);
+        ValueError for a bad one."""
+        cli = self.optional("cli")
+        if cli is not None and hasattr(cli, "new_game_options"):
+            cli.new_game_options(args, config)
+
     def config_defaults(self) -> dict[str, Any]:
         return {}
 
@@ -122,6 +146,10 @@ class PackageKind:
 
     def arbiter(self) -> ArbiterGame | None:
         return cast("ArbiterGame | None", self.optional("arbiter"))
+
+    def standings(self) -> ModuleType | None:
+        """How the game counts in a tournament's standings (its points and tie-breaks)."""
+        return self.optional("standings")
 
     def add_commands(self, sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         cli = self.optional("cli")

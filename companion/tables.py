@@ -111,6 +111,15 @@ def start_configured_game(table: Table, config: Mapping[str, Any]) -> Path:
     return registry.configured(config).start_from_config(table, config)
 
 
+def header_extras(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Header fields every game records from the config: the tournament round
+    (``companion new-game --round N`` sets ``[game] round``), read by the arbiter's results."""
+    value = (config.get("game") or {}).get("round")
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return {"round": value}
+    return {}
+
+
 def find_unfinished(journal_dir: str | Path, kind: str) -> Path | None:
     """The newest journal of game ``kind`` in the folder whose game is not over (a damaged one
     is logged and passed over, never fatal)."""
@@ -136,6 +145,7 @@ __all__ = [
     "Table",
     "ViewFilter",
     "find_unfinished",
+    "header_extras",
     "make_table",
     "start_configured_game",
 ]

@@ -6,6 +6,7 @@ the command runs, so ``companion simulate`` never loads paho-mqtt or the web ser
 ::
 
     companion arbiter [serve] [--config F] [--host H] [--port P] [--log-dir D] [--tournament T]
+    companion arbiter broker-config DIR [--tables N] [--host NAME]...
     companion arbiter hash-pin [PIN]              (also: companion arbiter --hash-pin)
     companion arbiter sign JOURNAL [--config F]
     companion arbiter verify-result FILE [--journal J] [--config F]
@@ -93,6 +94,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     from companion.arbiter.results import ResultError, result_from_journal
     from companion.arbiter.standings import (
         StandingsError,
+        number_rounds,
         pairing_from_result,
         round_sheet,
         standings,
@@ -100,7 +102,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
         to_trf,
     )
 
-    key = _key(args.config) if not args.unsigned else None
+    # Reading needs no key: journals are checked by their hash chain and folded by the game's
+    # engine; only signed result files need the club's key, to check their signatures.
+    signed = any(Path(name).name.endswith(".result.json") for name in args.files)
+    key = _key(args.config) if signed and not args.unsigned else None
     pairings = []
     for name in args.files:
         path = Path(name)
@@ -116,6 +121,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         except (OSError, ValueError, ResultError, StandingsError) as exc:
             print(f"companion arbiter standings: {path}: {exc}", file=sys.stderr)
             return 2
+    pairings = number_rounds(pairings)
     rows = standings(pairings)
     text = to_csv(rows)
     if args.csv:
@@ -141,23 +147,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion.arbiter.mqtt import MqttMissing
     from companion.arbiter.settings import arbiter_settings, mqtt_settings
     from companion.arbiter.web import ArbiterServer
+    from companion.keys import KeyFileError, Keyring, SigningKey
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = _config(args.config)
     mqtt = mqtt_settings(config)
+    settings = arbiter_settings(config)
     try:
-        client = ArbiterClient(mqtt).start()
+        keyring = Keyring.load(settings.keyring) if settings.keyring else None
+        signing_key = SigningKey.load(settings.key_file) if settings.key_file else None
+    except KeyFileError as exc:
+        print(f"companion arbiter: {exc}", file=sys.stderr)
+        return 2
+    if keyring is None:
+        print("companion arbiter: no [arbiter] keyring: every table will show as unverified "
+              "(enrol them: companion arbiter enroll)", file=sys.stderr)
+    if signing_key is None:
+        print("companion arbiter: no [arbiter] key_file: the page cannot send corrections",
+              file=sys.stderr)
+    try:
+        client = ArbiterClient(mqtt, keyring=keyring).start()
     except MqttMissing as exc:
         print(f"companion arbiter: {exc}", file=sys.stderr)
         return 2
     try:
         server = ArbiterServer(
             client,
-            arbiter_settings(config),
+            settings,
+            signing_key=signing_key,
             host=args.host,
             port=args.port,
             log_dir=Path(args.log_dir) if args.log_dir else None,
             tournament=args.tournament,
+            allowed_hosts=tuple(args.allow_host),
         ).start()
     except OSError as exc:
         client.stop()
@@ -173,6 +195,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         server.stop()
         client.stop()
+    return 0
+
+
+def cmd_broker_config(args: argparse.Namespace) -> int:
+    from companion.arbiter.brokerconfig import write_broker_config
+
+    if args.tables < 1:
+        print("companion arbiter broker-config: --tables must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        setup = write_broker_config(args.dir, range(1, args.tables + 1), hosts=args.host,
+                                    tls_port=args.tls_port, local_port=args.local_port,
+                                    run_as=args.user)
+    except (OSError, ValueError) as exc:
+        print(f"companion arbiter broker-config: {exc}", file=sys.stderr)
+        return 2
+    print(f"broker: mosquitto -c {setup.conf}")
+    print(f"club CA (copy to every table as /etc/companion/club-ca.crt): {setup.ca_file}")
+    print(f"each table's [mqtt] section: {setup.folder / 'tables'}/table-N.toml")
+    print(f"the arbiter's: {setup.folder / 'tables' / 'arbiter.toml'}")
     return 0
 
 
@@ -204,6 +246,9 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8470)
     p.add_argument("--log-dir", help="where arbiter-log.jsonl (every command) is kept")
     p.add_argument("--tournament", default="", help="the tournament's name, for the sheets")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a name the page is reached by, besides addresses and this machine's "
+                        "own names (repeatable)")
 
 
 def add_commands(sub: Any) -> None:
@@ -221,6 +266,16 @@ def add_commands(sub: Any) -> None:
     v = verbs.add_parser("hash-pin", help="the sha256 of a PIN for [arbiter] pin_sha256")
     v.add_argument("pin", nargs="?", help="the PIN (asked for when left out)")
     v.set_defaults(func=cmd_hash_pin)
+
+    v = verbs.add_parser("broker-config", help="write a locked mosquitto setup for the club")
+    v.add_argument("dir", help="a new folder for mosquitto.conf, passwords, ACL and the CA")
+    v.add_argument("--tables", type=int, default=12, help="tables 1..N get a user (default 12)")
+    v.add_argument("--host", action="append", default=[],
+                   help="the broker's name or address on the club's network (repeatable)")
+    v.add_argument("--tls-port", type=int, default=8883)
+    v.add_argument("--local-port", type=int, default=1883)
+    v.add_argument("--user", default="mosquitto", help="the user mosquitto runs as")
+    v.set_defaults(func=cmd_broker_config)
 
     v = verbs.add_parser("sign", help="sign a finished game's result with the club's key")
     v.add_argument("journal", help="the game's journal")

@@ -21,6 +21,7 @@ from companion.arbiter.commands import make_command
 from companion.arbiter.mqtt import make_client, success
 from companion.arbiter.settings import MqttSettings
 from companion.arbiter.view import ArbiterView, Request
+from companion.keys import Keyring, SigningKey
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +39,10 @@ class ArbiterClient:
         persistent: bool = True,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
+        keyring: Keyring | None = None,
     ) -> None:
         self.settings = settings
-        self.view = ArbiterView(settings.topic_prefix)
+        self.view = ArbiterView(settings.topic_prefix, keyring)
         self.clock = clock
         self.wall = wall
         self.lock = threading.Lock()
@@ -103,9 +105,10 @@ class ArbiterClient:
     # ------------------------------------------------------------------ commands
 
     def send_command(
-        self, table: int, correction: Mapping[str, Any], key: bytes
+        self, table: int, correction: Mapping[str, Any], key: SigningKey
     ) -> dict[str, Any]:
-        """Sign and send one correction to a table's current game; returns the command."""
+        """Sign (with the arbiter's key) and send one correction to a table's current game;
+        returns the command."""
         with self.lock:
             tv = self.view.tables.get(table)
             game = tv.game if tv is not None else None

@@ -1,30 +1,48 @@
-"""Arbiter commands sent to a table over MQTT: signed, single-use, for one table and one game.
+"""Arbiter commands sent to a table over MQTT: signed by the arbiter, single-use, rate-limited.
 
 A command from the arbiter's page is a correction wrapped in an envelope and signed with the
-club's key::
+arbiter's Ed25519 key (the tables know its public key, ``[arbiter] arbiter_key``)::
 
     {"table": 3, "game": "<the journal header's hash, 16 hex>", "nonce": "<32 hex>",
      "issued": 1790000123.4, "correction": {"what": "sand", "glass": "r1", "sand": 60,
                                             "reason": "..."},
-     "hmac": "<HMAC-SHA256 of the rest>"}
+     "sig": "<the arbiter's signature of the rest, base64>"}
 
-The table (:class:`CommandGate`) refuses a command whose signature fails, that names another
-table or another game, whose nonce it has seen before (a replayed command), or that was issued
-more than ``max_age_s`` from the table's own clock. Accepted nonces are journaled with the
-correction, so a table that restarts rebuilds the set from its journal and a replay stays
-refused.
+The table's :class:`CommandGate` works in two steps so that a flood never reaches the game:
+
+:meth:`CommandGate.screen`, on the network thread, as each message arrives
+    drops, cheapest check first: an oversized payload, anything beyond the rate limit (a token
+    bucket: a few commands a second, which no arbiter exceeds), what is not JSON, a command for
+    another table, without a nonce, issued outside the time window around the table's clock,
+    and last (the only costly check) a signature that is not the arbiter's;
+:meth:`CommandGate.admit`, in the daemon's loop, for what passed
+    refuses a command for another game, or whose nonce was used already (a replay).
+
+Refusals are *counted*, never journaled one by one (a flood would fill the SD card and hold the
+journal's fsyncs up): :meth:`CommandGate.summary` gives at most one summary line a minute,
+which the station journals as a note. Accepted nonces are journaled with the correction, so a
+table that restarts rebuilds the used set from its journal and a replay stays refused.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
+import threading
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.arbiter import signing
+from companion.arbiter import sealing
+from companion.keys import PublicKey, SigningKey
 
 NONCE = re.compile(r"[0-9a-f]{32}")
+KIND = "cmd"
+MAX_COMMAND_BYTES = 8 * 1024
+RATE_PER_S = 5.0
+BURST = 10.0
+SUMMARY_EVERY_S = 60.0
 
 
 def new_nonce() -> str:
@@ -36,11 +54,11 @@ def make_command(
     *,
     table: int,
     game: str,
-    key: bytes,
+    key: SigningKey,
     issued: float,
     nonce: str | None = None,
 ) -> dict[str, Any]:
-    """A signed command carrying one correction to one table's current game."""
+    """A command carrying one correction to one table's current game, signed by the arbiter."""
     envelope = {
         "table": table,
         "game": game,
@@ -48,49 +66,153 @@ def make_command(
         "issued": round(float(issued), 3),
         "correction": dict(correction),
     }
-    return signing.sign(envelope, key)
+    return sealing.seal(envelope, KIND, key)
+
+
+class Refused(Exception):
+    """Why a command was refused: ``kind`` is its counter's name, the message for a person."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class CommandGate:
-    """Decides whether a command may be carried out at this table."""
+    """Decides whether a command may be carried out at this table; counts what it refuses.
 
-    def __init__(self, key: bytes | None, table: int, *, max_age_s: float = 300.0) -> None:
-        self.key = key
+    Thread-safe: :meth:`screen` runs on the MQTT thread, the rest in the daemon's loop.
+    """
+
+    def __init__(
+        self,
+        arbiter_key: PublicKey | None,
+        table: int,
+        *,
+        max_age_s: float = 300.0,
+        rate_per_s: float = RATE_PER_S,
+        burst: float = BURST,
+    ) -> None:
+        self.arbiter_key = arbiter_key
         self.table = table
         self.max_age_s = max_age_s
+        self.rate_per_s = rate_per_s
+        self.burst = burst
         self.seen: set[str] = set()
+        self._lock = threading.Lock()
+        self._tokens = burst
+        self._filled_at: float | None = None
+        self.refused: Counter[str] = Counter()  # since the last summary
+        self.refused_total = 0
+        self.last_refusal = ""
+        self._summarised_at = float("-inf")
 
     def remember(self, nonce: str) -> None:
         """A nonce already used (read back from the journal after a restart)."""
         self.seen.add(nonce)
 
-    def check(self, command: Any, game: str | None, now_wall: float) -> str | None:
-        """Why the command is refused, or None (and its nonce is then used up)."""
-        if not isinstance(command, Mapping):
-            return "not a command (a JSON object is expected)"
-        if self.key is None:
-            return "this table has no club key: it takes no commands"
-        bad = signing.check(command, self.key)
-        if bad is not None:
-            return f"signature refused: {bad}"
+    # ------------------------------------------------------------------ the network thread
+
+    def _take_token(self, now: float) -> bool:
+        if self._filled_at is not None:
+            self._tokens = min(self.burst, self._tokens + (now - self._filled_at) * self.rate_per_s)
+        self._filled_at = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+    def count(self, refused: Refused) -> bool:
+        """Count one refusal; True when it is the first since the last summary."""
+        with self._lock:
+            first = not self.refused
+            self.refused[refused.kind] += 1
+            self.refused_total += 1
+            self.last_refusal = str(refused)
+            return first
+
+    def screen(self, payload: bytes | str, now_wall: float, now_mono: float) -> dict[str, Any]:
+        """The command in ``payload`` when it may go on to :meth:`admit`; raises
+        :class:`Refused` (already counted) otherwise."""
+        try:
+            return self._screen(payload, now_wall, now_mono)
+        except Refused as refused:
+            self.count(refused)
+            raise
+
+    def _screen(self, payload: bytes | str, now_wall: float, now_mono: float) -> dict[str, Any]:
+        if len(payload) > MAX_COMMAND_BYTES:
+            raise Refused("too-large", f"the command is larger than {MAX_COMMAND_BYTES} bytes")
+        with self._lock:
+            if not self._take_token(now_mono):
+                raise Refused("rate-limited", "more commands than the rate limit allows")
+        try:
+            command = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            raise Refused("malformed", "not a command (a JSON object is expected)") from None
+        if not isinstance(command, dict):
+            raise Refused("malformed", "not a command (a JSON object is expected)")
+        if self.arbiter_key is None:
+            raise Refused("no-key", "this table has no arbiter key: it takes no commands")
         if command.get("table") != self.table:
-            return f"the command is for table {command.get('table')!r}, this is table {self.table}"
-        if game is None or command.get("game") != game:
-            return "the command is for another game than the one on this table"
+            raise Refused("other-table", f"the command is for table {command.get('table')!r}, "
+                                         f"this is table {self.table}")
         nonce = command.get("nonce")
         if not isinstance(nonce, str) or not NONCE.fullmatch(nonce):
-            return "the command has no valid nonce"
-        if nonce in self.seen:
-            return f"replayed command refused (nonce {nonce} was already used)"
+            raise Refused("malformed", "the command has no valid nonce")
         issued = command.get("issued")
         if isinstance(issued, bool) or not isinstance(issued, (int, float)):
-            return "the command has no issue time"
-        if self.max_age_s > 0 and abs(now_wall - float(issued)) > self.max_age_s:
-            return (
-                f"the command was issued {now_wall - float(issued):+.0f} s from this table's "
-                f"clock (more than {self.max_age_s:.0f} s): refused as stale"
-            )
+            raise Refused("malformed", "the command has no issue time")
+        if self.max_age_s > 0 and not abs(now_wall - float(issued)) <= self.max_age_s:
+            raise Refused("stale", f"the command was issued {now_wall - float(issued):+.0f} s "
+                                   f"from this table's clock (more than {self.max_age_s:.0f} s): "
+                                   "refused as stale")
         if not isinstance(command.get("correction"), Mapping):
-            return "the command carries no correction"
+            raise Refused("malformed", "the command carries no correction")
+        bad = sealing.check(command, KIND, self.arbiter_key)
+        if bad is not None:
+            raise Refused("signature", f"signature refused: {bad.replace('table', 'arbiter')}")
+        return command
+
+    # ------------------------------------------------------------------ the daemon's loop
+
+    def admit(self, command: Mapping[str, Any], game: str | None) -> None:
+        """Use the command's nonce up; raises :class:`Refused` (counted) for another game's
+        command or a replay."""
+        try:
+            if game is None or command.get("game") != game:
+                raise Refused("other-game",
+                              "the command is for another game than the one on this table")
+            nonce = str(command.get("nonce"))
+            if nonce in self.seen:
+                raise Refused("replayed",
+                              f"replayed command refused (nonce {nonce} was already used)")
+        except Refused as refused:
+            self.count(refused)
+            raise
         self.seen.add(nonce)
-        return None
+
+    def check(self, payload: bytes | str | Mapping[str, Any], game: str | None,
+              now_wall: float, now_mono: float) -> dict[str, Any]:
+        """Both steps at once (a caller with no network thread of its own)."""
+        if isinstance(payload, Mapping):
+            payload = json.dumps(payload)
+        command = self.screen(payload, now_wall, now_mono)
+        self.admit(command, game)
+        return command
+
+    def summary(self, now_mono: float) -> tuple[str | None, float]:
+        """``(text, 0)`` to journal the refusals counted since the last summary, at most once
+        every :data:`SUMMARY_EVERY_S`; else ``(None, seconds to wait)`` (0: nothing to say)."""
+        with self._lock:
+            if not self.refused:
+                return None, 0.0
+            wait = self._summarised_at + SUMMARY_EVERY_S - now_mono
+            if wait > 0:
+                return None, wait
+            counts = ", ".join(f"{kind} {n}" for kind, n in self.refused.most_common())
+            total = sum(self.refused.values())
+            text = (f"arbiter commands refused: {total} ({counts}); "
+                    f"the last: {self.last_refusal}")
+            self.refused.clear()
+            self._summarised_at = now_mono
+            return text, 0.0

@@ -19,12 +19,35 @@ A game without arbiter mode at the table (no station from its arbiter facet) is 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.settings import arbiter_settings, mqtt_settings, table_number
-from companion.arbiter.station import ArbiterStation, ClockLike, OpenTable, station_for
+from companion.arbiter.station import (
+    ArbiterStation,
+    ClockLike,
+    OpenTable,
+    Outcome,
+    station_for,
+)
+from companion.keys import KeyFileError, SigningKey
+
+log = logging.getLogger(__name__)
+
+
+def _table_key(config: Mapping[str, Any]) -> SigningKey | None:
+    """The table's own key from ``[table] key_file`` when the configuration names one."""
+    section = config.get("table")
+    path = section.get("key_file") if isinstance(section, Mapping) else None
+    if not isinstance(path, str) or not path:
+        return None
+    try:
+        return SigningKey.load(path)
+    except KeyFileError as exc:
+        log.warning("table key: %s; publishing unsigned", exc)
+        return None
 
 
 class ArbiterHooks:
@@ -36,10 +59,12 @@ class ArbiterHooks:
         clock: ClockLike,
         *,
         loop: asyncio.AbstractEventLoop | None = None,
+        table_key: SigningKey | None = None,
     ) -> None:
         self.clock = clock
         self.loop = loop
         self.station: ArbiterStation | None = None
+        self._summary_due = False
         settings = mqtt_settings(config)
         self.publisher: TablePublisher | None = None
         if settings.enabled:
@@ -48,6 +73,7 @@ class ArbiterHooks:
                 table_number(config),
                 on_command=self._command_arrived,
                 result_key=arbiter_settings(config).key(),
+                key=table_key if table_key is not None else _table_key(config),
             )
 
     def on_record(self, sealed: dict[str, Any]) -> None:
@@ -78,19 +104,46 @@ class ArbiterHooks:
         return self.station.view(state) if self.station is not None else state
 
     def _command_arrived(self, payload: bytes) -> None:
-        """In the publisher's thread: hand the command to the daemon's loop."""
+        """In the publisher's thread: screen the command there (size, rate, signature...), so
+        a flood of refused ones never reaches the daemon's loop; hand the rest to the loop."""
+        station = self.station
+        if station is None:
+            return
         if self.loop is None:
             self.run_command(payload)
-        else:
-            self.loop.call_soon_threadsafe(self.run_command, payload)
+            return
+        command = station.screen_command(payload)
+        if command is not None:
+            self.loop.call_soon_threadsafe(self.run_screened, command)
+        elif not self._summary_due:
+            self._summary_due = True  # one wake-up of the loop per summary, not per message
+            self.loop.call_soon_threadsafe(self._summarise)
 
     def run_command(self, payload: bytes) -> None:
         """In the daemon's loop: carry the command out (or refuse it) and answer."""
         if self.station is None:
             return
-        outcome = self.station.command(payload)
+        self._answer(self.station.command(payload))
+
+    def run_screened(self, command: dict[str, Any]) -> None:
+        """In the daemon's loop: a command that passed the screen."""
+        if self.station is not None:
+            self._answer(self.station.screened(command))
+
+    def _answer(self, outcome: Outcome) -> None:
         if self.publisher is not None:
             self.publisher.reply(outcome.to_dict())
+
+    def _summarise(self) -> None:
+        """In the loop: journal the refusals' summary now, or when the minute is up."""
+        if self.station is None:
+            self._summary_due = False
+            return
+        wait = self.station.summarise()
+        if wait > 0 and self.loop is not None:
+            self.loop.call_later(wait, self._summarise)
+        else:
+            self._summary_due = False
 
     def close(self) -> None:
         if self.publisher is not None:

@@ -43,7 +43,9 @@ from typing import Any
 from companion.arbiter import topics
 from companion.arbiter.kinds import Mirror, arbiter_for
 from companion.arbiter.mqtt import make_client, paho, success
+from companion.arbiter.sealing import seal
 from companion.arbiter.settings import MqttSettings
+from companion.keys import SigningKey
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +96,7 @@ class TablePublisher:
         on_command: Callable[[bytes], None] | None = None,
         result_key: bytes | None = None,
         client_id: str | None = None,
+        key: SigningKey | None = None,
     ) -> None:
         paho()  # fail now, with a clear message, if paho-mqtt is missing
         self.settings = settings
@@ -102,6 +105,11 @@ class TablePublisher:
         self._journal_path = journal_path
         self.on_command = on_command
         self.result_key = result_key
+        #: The table's own key: every message it publishes is signed with it (without one the
+        #: arbiter's page shows the table as unverified).
+        self.key = key
+        if key is None:
+            log.warning("table %s: no table key: its messages go out unsigned", table)
         self.prefix = settings.topic_prefix
         self._lock = threading.Lock()
         self._inbox: deque[Path] = deque()
@@ -156,7 +164,8 @@ class TablePublisher:
         """Say offline, disconnect, and end the thread."""
         self._stop.set()
         self._wake()
-        self._thread.join(timeout)
+        if self._thread.ident is not None:  # never started (a daemon stopped before attach)
+            self._thread.join(timeout)
         self._wake_r.close()
         self._wake_w.close()
 
@@ -171,10 +180,14 @@ class TablePublisher:
     def _topic(self, kind: str) -> str:
         return topics.topic(self.prefix, self.table, kind)
 
+    def _sealed(self, kind: str, message: Mapping[str, Any]) -> bytes:
+        """The message signed with the table's key, as JSON bytes."""
+        return json.dumps(seal(message, kind, self.key), separators=(",", ":")).encode()
+
     def _status(self, online: bool) -> bytes:
-        return json.dumps(
-            {"table": self.table, "status": "online" if online else "offline", "wall": time.time()}
-        ).encode()
+        return self._sealed("status", {"table": self.table,
+                                       "status": "online" if online else "offline",
+                                       "wall": time.time()})
 
     def _run(self) -> None:
         backoff = 0.2
@@ -392,16 +405,13 @@ class TablePublisher:
 
     def _event(self, box: _Outbox, seq: int) -> bytes:
         record = box.records[seq]
-        return json.dumps(
-            {
-                "id": topics.event_id(self.table, box.game, seq),
-                "table": self.table,
-                "game": box.game,
-                "seq": seq,
-                "record": record,
-            },
-            separators=(",", ":"),
-        ).encode()
+        return self._sealed("events", {
+            "id": topics.event_id(self.table, box.game, seq),
+            "table": self.table,
+            "game": box.game,
+            "seq": seq,
+            "record": record,
+        })
 
     def _publish_event(self, client: Any, box: _Outbox, seq: int) -> None:
         info = client.publish(self._topic("events"), self._event(box, seq), qos=1)
@@ -438,7 +448,7 @@ class TablePublisher:
                                                    "table", "created", "round", "players")},
             "state": state,
         }
-        client.publish(self._topic("state"), json.dumps(payload).encode(), qos=1, retain=True)
+        client.publish(self._topic("state"), self._sealed("state", payload), qos=1, retain=True)
         box.state_seq = box.last
         if state is not None and state.get("over") and self.result_key is not None:
             key = (state.get("winner"), state.get("reason"), state.get("confirmed"))
@@ -455,7 +465,7 @@ class TablePublisher:
         except (ResultError, OSError) as exc:
             log.warning("table %s: no result to publish: %s", self.table, exc)
             return
-        client.publish(self._topic("result"), json.dumps(record).encode(), qos=1, retain=True)
+        client.publish(self._topic("result"), self._sealed("result", record), qos=1, retain=True)
 
     def _send_replies(self, client: Any) -> None:
         with self._lock:
@@ -463,7 +473,7 @@ class TablePublisher:
             self._replies.clear()
         for answer in replies:
             payload = {"table": self.table, **answer}
-            client.publish(self._topic("reply"), json.dumps(payload).encode(), qos=1)
+            client.publish(self._topic("reply"), self._sealed("reply", payload), qos=1)
 
     def _resend(self, client: Any, payload: bytes) -> None:
         """A viewer missed records: publish them again (same ids), at most twice a second."""

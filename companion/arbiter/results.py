@@ -119,6 +119,7 @@ def result_from_journal(path: str | Path, records: int | None = None) -> dict[st
         "trf": _codes(colours, winner, forfeit),
         "confirmed": confirmed,
         "over_at": over_at,
+        "challenge": state.get("challenge"),  # a game that decides something else (GIPF)
         "journal": {
             "file": path.name,
             "records": len(events) + 1,

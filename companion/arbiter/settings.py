@@ -6,7 +6,7 @@ The configuration file gains two tables (see ``docs/arbiter.md``)::
     pin_sha256 = ""          # sha256 hex of the PIN (`companion arbiter hash-pin`); "" = off
     pin_attempts = 3         # wrong PINs before a lock-out
     pin_lockout_s = 60.0     # the first lock-out; each further one lasts twice as long
-    club_key = ""            # HMAC key for result records and arbiter commands ("" = none)
+    club_key = ""            # HMAC key for result records ("" = none)
     command_max_age_s = 300.0
 
     [mqtt]
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.arbiter.signing import ClubKeyError, club_key
+from companion.keys import PublicKey
 
 #: The configuration's ``[arbiter]`` and ``[mqtt]`` tables with their defaults, as
 #: ``companion/config.py``'s DEFAULT_TOML should end (replacing its ``[arbiter]`` table).
@@ -42,10 +43,18 @@ CONFIG_TOML = """\
 pin_sha256 = ""
 pin_attempts = 3          # wrong PINs in a row before the PIN entry locks
 pin_lockout_s = 60.0      # the first lock-out; each further one lasts twice as long
-# The club's secret for signed results and arbiter commands (the same on every table and on
-# the arbiter's laptop, at least 16 characters); empty: no signing, no commands.
+# The club's secret for signed result records (the same on every table and on the arbiter's
+# laptop, at least 16 characters); empty: results are not signed. Commands are signed with
+# the arbiter's own key (arbiter_key / key_file below).
 club_key = ""
 command_max_age_s = 300.0 # commands issued further than this from the table's clock: refused
+# Tables: the arbiter's public key (the line `companion keys show` prints on the arbiter's
+# laptop); only commands it signed are carried out. Empty: the table takes no commands.
+arbiter_key = ""
+# The arbiter's laptop: its private key (signs commands) and the enrolled tables' keyring
+# (only their signed messages reach the page and the standings).
+key_file = ""
+keyring = ""
 
 [mqtt]
 # Publish this table to a broker (mosquitto) for the arbiter's page. Off by default.
@@ -85,6 +94,14 @@ class ArbiterSettings:
     pin_lockout_s: float = 60.0
     club_key: str = ""
     command_max_age_s: float = 300.0
+    arbiter_key: str = ""
+    key_file: str = ""
+    keyring: str = ""
+
+    def arbiter_public(self) -> PublicKey | None:
+        """The arbiter's public key the tables check commands with (None: none configured);
+        :class:`~companion.keys.KeyFileError` for a line that is not a key."""
+        return PublicKey.from_line(self.arbiter_key) if self.arbiter_key.strip() else None
 
     def key(self) -> bytes | None:
         """The club's key, or None when none is configured (signing is then refused)."""
@@ -125,6 +142,9 @@ def arbiter_settings(config: Mapping[str, Any]) -> ArbiterSettings:
         pin_lockout_s=float(s.get("pin_lockout_s", d.pin_lockout_s)),
         club_key=str(s.get("club_key", d.club_key)),
         command_max_age_s=float(s.get("command_max_age_s", d.command_max_age_s)),
+        arbiter_key=str(s.get("arbiter_key", d.arbiter_key)),
+        key_file=str(s.get("key_file", d.key_file)),
+        keyring=str(s.get("keyring", d.keyring)),
     )
 
 

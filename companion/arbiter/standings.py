@@ -15,7 +15,7 @@ import csv
 import html
 import io
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 POINTS = {"1": 1.0, "+": 1.0, "=": 0.5, "0": 0.0, "-": 0.0}
@@ -66,10 +66,32 @@ def pairing_from_result(record: Mapping[str, Any]) -> Pairing:
         raise StandingsError(f"not a two-player result record ({exc})") from None
     if not all(c in POINTS for c in codes):
         raise StandingsError(f"unknown result codes {codes}")
-    if not isinstance(number, int) or isinstance(number, bool):
-        raise StandingsError(f"table {table}: the result has no round number")
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        number = 0  # a game started without --round: numbered by :func:`number_rounds`
     return Pairing(number, int(table or 0), str(record.get("game")), str(n1), str(n2), codes,
                    margins)
+
+
+def number_rounds(pairings: Iterable[Pairing]) -> list[Pairing]:
+    """The games with a round number for each: a game whose record has none (round 0) gets the
+    first round in which neither of its players has a game, in the order given, so that every
+    real game counts in the standings and in TRF (where each player has one game a round)."""
+    games = list(pairings)
+    busy: dict[str, set[int]] = {}
+    for g in games:
+        if g.round:
+            busy.setdefault(g.first, set()).add(g.round)
+            busy.setdefault(g.second, set()).add(g.round)
+    out = []
+    for g in games:
+        if not g.round:
+            taken = busy.setdefault(g.first, set()) | busy.setdefault(g.second, set())
+            n = next(n for n in range(1, len(taken) + 2) if n not in taken)
+            g = replace(g, round=n)
+            busy[g.first].add(n)
+            busy[g.second].add(n)
+        out.append(g)
+    return out
 
 
 @dataclass
@@ -86,7 +108,7 @@ class Row:
 
 def standings(pairings: Iterable[Pairing]) -> list[Row]:
     """The ranking after these games."""
-    games = list(pairings)
+    games = number_rounds(pairings)
     rows: dict[str, Row] = {}
     for g in games:
         for i, (name, opp) in enumerate(((g.first, g.second), (g.second, g.first))):

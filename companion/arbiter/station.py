@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.arbiter.actions import Correct, Note, SetOption
-from companion.arbiter.commands import CommandGate
+from companion.arbiter.commands import CommandGate, Refused
 from companion.arbiter.kinds import KeypadMenu, arbiter_for
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import arbiter_settings, table_number
@@ -110,10 +110,12 @@ class ArbiterStation:
             settings.pin_sha256, attempts=settings.pin_attempts, lockout_s=settings.pin_lockout_s
         )
         self.menu: KeypadMenu = self.make_menu()
-        self.key_bytes = settings.key()
-        self.gate = CommandGate(
-            self.key_bytes, self.table_no, max_age_s=settings.command_max_age_s
-        )
+        try:
+            arbiter_key = settings.arbiter_public()
+        except ValueError as exc:
+            log.warning("arbiter: [arbiter] arbiter_key: %s; this table takes no commands", exc)
+            arbiter_key = None
+        self.gate = CommandGate(arbiter_key, self.table_no, max_age_s=settings.command_max_age_s)
         self._remembered: Path | None = None
         self.remember_nonces()
 
@@ -228,41 +230,65 @@ class ArbiterStation:
         return game_id_of(self.table.journal_path)
 
     def remember_nonces(self) -> None:
-        """Read the nonces already used from the current journal (after a restart)."""
+        """Read the nonces already used from the current journal (after a restart).
+
+        The journal is read as bytes, line by line: a damaged line (cut, not UTF-8, not JSON)
+        is skipped, never fatal, and memory stays one line whatever the journal's length.
+        """
         path = self.table.journal_path
         if path is None or path == self._remembered:
             return
         self._remembered = path
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError:
-            return
-        for line in lines:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            nonce = record.get("nonce") if isinstance(record, dict) else None
-            if isinstance(nonce, str):
-                self.gate.remember(nonce)
+            with open(path, "rb") as f:
+                for line in f:
+                    if b'"nonce"' not in line:
+                        continue
+                    try:
+                        record = json.loads(line)
+                    except ValueError:  # UnicodeDecodeError is a ValueError too
+                        continue
+                    nonce = record.get("nonce") if isinstance(record, dict) else None
+                    if isinstance(nonce, str):
+                        self.gate.remember(nonce)
+        except OSError as exc:
+            log.warning("arbiter: cannot read the used nonces from %s: %s", path, exc)
+
+    def screen_command(self, payload: bytes | str) -> dict[str, Any] | None:
+        """On the network thread: the command when it passed the gate's cheap checks and the
+        arbiter's signature, else None (counted; the daemon summarises)."""
+        try:
+            return self.gate.screen(payload, self.clock.wall(), self.clock.now())
+        except Refused:
+            return None
 
     def command(self, payload: bytes | str | Mapping[str, Any]) -> Outcome:
-        """Carry out one arbiter command from MQTT, or refuse it (and journal why)."""
+        """Carry out one arbiter command, or refuse it (counted, summarised in the journal at
+        most once a minute by :meth:`summarise`)."""
+        if isinstance(payload, Mapping):
+            payload = json.dumps(payload)
+        try:
+            cmd = self.gate.screen(payload, self.clock.wall(), self.clock.now())
+        except Refused as refused:
+            self.summarise()
+            return Outcome(False, str(refused), None)
+        return self.screened(cmd)
+
+    def screened(self, cmd: Mapping[str, Any]) -> Outcome:
+        """In the loop: a command that passed :meth:`screen`: check game and nonce, carry out."""
         self.remember_nonces()
-        cmd: Any = payload
-        if isinstance(payload, (bytes, str)):
-            try:
-                cmd = json.loads(payload)
-            except (ValueError, UnicodeDecodeError):
-                cmd = None
-        nonce = cmd.get("nonce") if isinstance(cmd, Mapping) else None
-        nonce = nonce if isinstance(nonce, str) else None
-        why = self.gate.check(cmd, self.game_id, self.clock.wall())
-        if why is not None:
-            fields: dict[str, Any] = {"arbiter": "command-refused"}
-            if nonce:
-                fields["refused_nonce"] = nonce
-            self.note(f"arbiter command refused: {why}", fields=fields)
-            return Outcome(False, why, nonce)
-        assert isinstance(cmd, Mapping)
+        nonce = str(cmd.get("nonce"))
+        try:
+            self.gate.admit(cmd, self.game_id)
+        except Refused as refused:
+            self.summarise()
+            return Outcome(False, str(refused), nonce)
         return self.correct(cmd["correction"], auth="command", nonce=nonce)
+
+    def summarise(self) -> float:
+        """Journal the refused commands' summary when one is due; returns the seconds until
+        the next one may be written (0: nothing waiting)."""
+        text, wait = self.gate.summary(self.clock.now())
+        if text is not None:
+            self.note(text, fields={"arbiter": "commands-refused"})
+        return wait

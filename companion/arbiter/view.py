@@ -30,8 +30,13 @@ from typing import Any
 
 from companion.arbiter import topics
 from companion.arbiter.kinds import Mirror, arbiter_for
+from companion.arbiter.sealing import SIG, check, enrolled_key
+from companion.keys import Keyring
 
 ASK_AGAIN_S = 1.0
+#: Tables never verified that the view keeps (to show them as unverified); beyond, messages
+#: for yet other unknown table numbers are only counted, so a forger cannot grow the view.
+MAX_UNVERIFIED_TABLES = 32
 MAX_EXTRAPOLATION_S = 600.0
 
 
@@ -69,6 +74,9 @@ class TableView:
     replies: deque[tuple[float, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=20))
     asked: dict[tuple[str, int], float] = field(default_factory=dict)
     version: int = 0
+    verified: bool = False  # a message signed by the table's enrolled key has arrived
+    unverified: int = 0  # messages refused: unsigned, forged, or from a table not enrolled
+    unverified_why: str = ""
 
     @property
     def current(self) -> GameLog | None:
@@ -81,12 +89,15 @@ Request = tuple[str, bytes]
 class ArbiterView:
     """Every table's games, rebuilt from the event stream."""
 
-    def __init__(self, prefix: str = "companion") -> None:
+    def __init__(self, prefix: str = "companion", keyring: Keyring | None = None) -> None:
         self.prefix = prefix
+        #: The enrolled tables' keys: only their signed messages enter the view.
+        self.keyring = keyring
         self.tables: dict[int, TableView] = {}
         self.version = 0
         #: Every result record the tables published, by game (a table's later rounds add more).
         self.results: dict[str, dict[str, Any]] = {}
+        self.dropped = 0  # unverified messages for table numbers beyond MAX_UNVERIFIED_TABLES
 
     def _table(self, n: int) -> TableView:
         tv = self.tables.get(n)
@@ -110,9 +121,23 @@ class ArbiterView:
             message = json.loads(payload) if payload else None
         except (ValueError, UnicodeDecodeError):
             return []
-        if not isinstance(message, dict):
+        if not isinstance(message, dict) or kind in ("cmd", "resend"):
+            return []
+        why = check(message, kind, enrolled_key(self.keyring, n))
+        if why is not None and n not in self.tables and sum(
+            not t.verified for t in self.tables.values()
+        ) >= MAX_UNVERIFIED_TABLES:
+            self.dropped += 1
             return []
         tv = self._table(n)
+        if why is not None:
+            # Counted and shown, never applied: a forged or unsigned message must not change
+            # a game, a result or the standings.
+            tv.unverified += 1
+            tv.unverified_why = f"{kind}: {why}"
+            self._changed(tv)
+            return []
+        tv.verified = True
         if kind == "events":
             return self._event(tv, message, now)
         if kind == "state":
@@ -125,6 +150,7 @@ class ArbiterView:
             tv.status_at = now
             self._changed(tv)
         elif kind == "result":
+            message = {k: v for k, v in message.items() if k != SIG}  # the record as signed
             tv.result = message
             info = message.get("journal")
             game = info.get("game_id") if isinstance(info, dict) else None
@@ -240,6 +266,17 @@ class ArbiterView:
             "alerts": [],
         }
         alerts: list[dict[str, str]] = out["alerts"]
+        out["verified"] = tv.verified
+        out["unverified"] = tv.unverified
+        if not tv.verified:
+            out["status"] = "unverified"
+            alerts.append({"kind": "unverified",
+                           "text": f"table {n} is unverified ({tv.unverified_why})"})
+            return out
+        if tv.unverified:
+            alerts.append({"kind": "unverified",
+                           "text": f"{tv.unverified} unverified message(s) ignored "
+                                   f"(last: {tv.unverified_why})"})
         if tv.status == "offline":
             alerts.append({"kind": "offline", "text": f"table {n} is offline"})
         if log is None:

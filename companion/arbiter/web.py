@@ -1,9 +1,25 @@
 """`companion arbiter`: a local web page showing every table live, served by the companion.
 
-Standard library only (``http.server.ThreadingHTTPServer``): the page is one HTML file with its
-script inline, live updates are Server-Sent Events (one long GET per open page, a thread each),
-and the audience is one arbiter and a few spectators on a club's LAN, so a framework would add a
-dependency and nothing the page needs. The server binds 127.0.0.1 unless told otherwise.
+Served by aiohttp.web (Raspberry Pi OS: ``python3-aiohttp``) on an asyncio loop in a thread of
+its own, instead of hand-written limits on ``http.server``: aiohttp parses HTTP (a negative or
+malformed ``Content-Length`` is refused by its parser), bounds request bodies
+(``client_max_size``), header lines and fields, and times keep-alive connections out; the
+:mod:`~companion.arbiter.httpguard` adds a cap on connections and a deadline for each request's
+head, so idle or slow sockets cannot take the page down. The page binds 127.0.0.1 unless told
+otherwise.
+
+Defences of the arbiter's corrections (the only thing that changes anything):
+
+- **CSRF**: a POST must come from the page itself: its ``Origin`` (when the browser sends one)
+  must be the page's own, its body JSON (``application/json``, never a cross-site "simple"
+  form or ``text/plain`` post), and it must carry the token the page was served with
+  (``X-CSRF-Token``: an HMAC of the ``SameSite=Strict``, ``HttpOnly`` cookie set with it);
+- **DNS rebinding**: the ``Host`` must be an address or one of this machine's names;
+- **PIN guessing**: wrong PINs lock out *the client that sent them* (its address), with the
+  same growing lock-outs as the keypad; another client (the arbiter) is never locked out;
+- **headers**: a Content-Security-Policy allowing only the page's own script (a nonce per
+  response), ``frame-ancestors 'none'``, ``X-Content-Type-Options: nosniff``, no referrer,
+  no caching.
 
 Routes::
 
@@ -14,8 +30,8 @@ Routes::
                            (others are drawn by the page from the JSON, by the game's script)
     GET  /api/stream       Server-Sent Events: tables as they change, everything once a second
     POST /api/command      {"table": 3, "pin": "....", "correction": {...}}: the arbiter's PIN is
-                           checked (hash, constant-time, lock-out) and the correction goes to
-                           the table as a signed MQTT command; refused without credentials
+                           checked (per client, with lock-outs) and the correction goes to
+                           the table as an MQTT command signed with the arbiter's key
     GET  /api/results      the signed results the tables published, each checked
     GET  /standings.csv    standings (points, margin, head-to-head)
     GET  /results.trf      FIDE TRF-16 player lines
@@ -26,28 +42,45 @@ Every refused command is written to ``arbiter-log.jsonl`` in the log folder and 
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import hmac
+import ipaddress
 import json
 import logging
+import secrets
+import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import urlparse
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from companion import registry
 from companion.arbiter import signing
+from companion.arbiter.httpguard import ConnectionGuard, Limits
 from companion.arbiter.kinds import arbiter_for
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import ArbiterSettings
+from companion.keys import SigningKey
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
+BODY_TIMEOUT_S = 10.0
 PUSH_GAP_S = 0.02
 FULL_EVERY_S = 1.0
+MAX_STREAMS = 64
+MAX_STREAMS_PER_CLIENT = 8
+MAX_PIN_CLIENTS = 1024
+CSRF_COOKIE = "companion_csrf"
+CSRF_HEADER = "X-CSRF-Token"
 
 
 class Source(Protocol):
@@ -60,13 +93,13 @@ class Source(Protocol):
     def version(self) -> int: ...
 
     def send_command(
-        self, table: int, correction: Mapping[str, Any], key: bytes
+        self, table: int, correction: Mapping[str, Any], key: SigningKey
     ) -> dict[str, Any]: ...
 
     def results(self) -> list[dict[str, Any]]: ...
 
 
-def page(arbiter: bool) -> str:
+def page(arbiter: bool, *, nonce: str = "", csrf: str = "") -> str:
     """The live page: the games' own card scripts and correction fields (each registered
     game's arbiter facet) in the shared page, with the correction form for the arbiter."""
     scripts, fields = [], []
@@ -76,11 +109,93 @@ def page(arbiter: bool) -> str:
             scripts.append(game.page_script())
             fields.append(game.correction_fields())
     out = PAGE.replace("__FIELDS__", "".join(fields)).replace("__GAMES__", "".join(scripts))
+    out = out.replace("__NONCE__", nonce).replace("__CSRF__", csrf)
     return out.replace("__ARBITER__", "true" if arbiter else "false")
 
 
+def content_security_policy(nonce: str | None = None) -> str:
+    """Only the page's own script (its nonce) runs; nothing may frame the page."""
+    script = f"'nonce-{nonce}'" if nonce else "'none'"
+    return (
+        "default-src 'none'; "
+        f"script-src {script}; "
+        "style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; "
+        "connect-src 'self'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+
+
+@dataclass(frozen=True)
+class PageLimits:
+    """What one client may cost the page (see :mod:`companion.arbiter.httpguard`)."""
+
+    connections: Limits = Limits()
+    max_body: int = MAX_BODY
+    body_timeout_s: float = BODY_TIMEOUT_S
+    max_streams: int = MAX_STREAMS
+    max_streams_per_client: int = MAX_STREAMS_PER_CLIENT
+
+
+class ClientPins:
+    """A :class:`PinLock` per client address: wrong PINs lock out the client that sent them.
+
+    The oldest entries are forgotten beyond ``MAX_PIN_CLIENTS`` (a locked-out one only when
+    every entry is locked, so flooding addresses cannot free one's own lock-out quickly).
+    """
+
+    def __init__(self, settings: ArbiterSettings) -> None:
+        self.settings = settings
+        self._locks: OrderedDict[str, tuple[PinLock, threading.Lock]] = OrderedDict()
+        self._mutex = threading.Lock()
+
+    def _lock_for(self, client: str) -> tuple[PinLock, threading.Lock]:
+        with self._mutex:
+            entry = self._locks.get(client)
+            if entry is None:
+                s = self.settings
+                lock = PinLock(s.pin_sha256, attempts=s.pin_attempts, lockout_s=s.pin_lockout_s)
+                entry = (lock, threading.Lock())
+                self._locks[client] = entry
+                while len(self._locks) > MAX_PIN_CLIENTS:
+                    now = time.monotonic()
+                    victim = next((k for k, (pl, _) in self._locks.items()
+                                   if pl.locked_for(now) == 0), next(iter(self._locks)))
+                    del self._locks[victim]
+            self._locks.move_to_end(client)
+            return entry
+
+    def check(self, client: str, pin: str) -> Any:
+        """The :class:`~companion.arbiter.pin.PinCheck` of one attempt from ``client``
+        (blocking: the PIN's hash may be slow on purpose; run it off the event loop)."""
+        lock, mutex = self._lock_for(client)
+        with mutex:
+            return lock.check(pin, time.monotonic())
+
+
+class _QuietBadRequests(logging.Filter):
+    """Malformed requests are the network's noise (or an attack): one line each at most, never
+    aiohttp's traceback, so a flood of them cannot fill the log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError):
+            record.exc_info = None
+            record.msg, record.args = "bad request refused: %s", (str(exc).splitlines()[0],)
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
+
+
+def _machine_names() -> set[str]:
+    name = socket.gethostname().lower()
+    return {"localhost", name, f"{name}.local"}
+
+
 class ArbiterServer:
-    """The page's HTTP server (``serve_forever`` in a thread of its own)."""
+    """The page's aiohttp server, run on its own asyncio loop in a thread of its own."""
 
     def __init__(
         self,
@@ -91,37 +206,107 @@ class ArbiterServer:
         port: int = 8470,
         log_dir: Path | None = None,
         tournament: str = "",
+        signing_key: SigningKey | None = None,
+        limits: PageLimits = PageLimits(),
+        allowed_hosts: tuple[str, ...] = (),
     ) -> None:
         self.source = source
         self.settings = settings
+        #: The club key checks the tables' results (HMAC); the arbiter's own key signs commands.
         self.key = settings.key()
-        self.lock = PinLock(
-            settings.pin_sha256, attempts=settings.pin_attempts, lockout_s=settings.pin_lockout_s
-        )
-        self.pin_mutex = threading.Lock()
+        self.signing_key = signing_key
+        self.pins = ClientPins(settings)
         self.log_dir = log_dir
         self.tournament = tournament
-        handler = type("Handler", (_Handler,), {"app": self})
-        self.httpd = ThreadingHTTPServer((host, port), handler)
-        self.httpd.daemon_threads = True
-        self.port = int(self.httpd.server_address[1])
-        self._thread: threading.Thread | None = None
+        self.host = host
+        self.port = port
+        self.limits = limits
+        self.allowed_hosts = _machine_names() | {h.lower() for h in allowed_hosts} | {host}
         self.stopping = threading.Event()
+        self.streams: dict[str, int] = {}
+        self._secret = secrets.token_bytes(32)
         self._boards: dict[int, tuple[tuple[Any, ...], str]] = {}
         self._boards_lock = threading.Lock()
+        self._loop = asyncio.new_event_loop()
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._stopped: asyncio.Event | None = None
+        self.guard: ConnectionGuard | None = None
+
+    # ------------------------------------------------------------------ running
 
     def start(self) -> ArbiterServer:
-        self._thread = threading.Thread(target=self.httpd.serve_forever, name="arbiter-http",
-                                        daemon=True)
+        """Listen (raises :class:`OSError` when the address is taken) and serve in a thread."""
+        self._thread = threading.Thread(target=self._run, name="arbiter-http", daemon=True)
         self._thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise self._error
         return self
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        try:
+            self._loop.run_until_complete(self._serve())
+        finally:
+            self._loop.close()
+
+    async def _serve(self) -> None:
+        self._stopped = asyncio.Event()
+        guard = self.guard = ConnectionGuard(self.limits.connections, self._loop)
+        app = web.Application(client_max_size=self.limits.max_body,
+                              middlewares=[guard.middleware, self._headers])
+        app.router.add_get("/", self._page)
+        app.router.add_get("/arbiter", self._page)
+        app.router.add_get("/api/state", self._state)
+        app.router.add_get("/api/stream", self._stream)
+        app.router.add_get("/api/results", self._results)
+        app.router.add_get("/board/{number}.svg", self._board)
+        app.router.add_get("/standings.csv", self._standings)
+        app.router.add_get("/results.trf", self._standings)
+        app.router.add_get("/round/{number}.html", self._standings)
+        app.router.add_post("/api/command", self._command)
+        runner = web.AppRunner(
+            app, access_log=None, handle_signals=False,
+            keepalive_timeout=self.limits.connections.idle_timeout,
+            max_line_size=4096, max_field_size=4096,
+        )
+        await runner.setup()
+        server = None
+        try:
+            assert runner.server is not None
+            server = await self._loop.create_server(
+                guard.factory(runner.server), self.host, self.port, backlog=512,
+                reuse_address=True)
+            self.port = int(server.sockets[0].getsockname()[1])
+            guard.start()
+        except BaseException as exc:
+            self._error = exc
+            self._ready.set()
+            await runner.cleanup()
+            return
+        self._ready.set()
+        try:
+            await self._stopped.wait()
+        finally:
+            guard.stop()
+            server.close()
+            for conn in list(guard.open.values()):
+                conn.close()
+            await runner.cleanup()
 
     def stop(self) -> None:
         self.stopping.set()
         with self.source.changed:
             self.source.changed.notify_all()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        if self._stopped is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._stopped.set)
+            except RuntimeError:
+                pass
+        if self._thread is not None:
+            self._thread.join(10)
 
     def audit(self, what: str, **fields: Any) -> None:
         """Record a refused or accepted command (never the PIN)."""
@@ -132,9 +317,164 @@ class ArbiterServer:
             with open(self.log_dir / "arbiter-log.jsonl", "a", encoding="utf-8") as f:
                 f.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
+    # ------------------------------------------------------------------ every response
+
+    def _host_allowed(self, host: str | None) -> bool:
+        if not host:
+            return False
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        name = name.strip("[]").lower()
+        try:
+            ipaddress.ip_address(name)
+            return True  # an address: no DNS name to rebind
+        except ValueError:
+            return name in self.allowed_hosts
+
+    @web.middleware
+    async def _headers(
+        self, request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse:
+        if not self._host_allowed(request.host):
+            response: web.StreamResponse = _text(HTTPStatus.MISDIRECTED_REQUEST,
+                                                 "unknown host name\n")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as exc:
+                response = _text(exc.status, f"{exc.reason}\n")
+        if not response.prepared:
+            _secure(response)
+        return response
+
+    # ------------------------------------------------------------------ CSRF
+
+    def _csrf_token(self, cookie: str) -> str:
+        return hmac.new(self._secret, cookie.encode(), hashlib.sha256).hexdigest()
+
+    def _csrf_refusal(self, request: web.Request) -> str | None:
+        """Why this POST is not the page's own (None: it is)."""
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != f"{request.scheme}://{request.host}":
+            return f"cross-origin request refused (from {origin[:80]})"
+        fetch_site = request.headers.get("Sec-Fetch-Site")
+        if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+            return "cross-site request refused"
+        cookie = request.cookies.get(CSRF_COOKIE, "")
+        token = request.headers.get(CSRF_HEADER, "")
+        if not cookie or not hmac.compare_digest(token, self._csrf_token(cookie)):
+            return "missing or wrong CSRF token (reload the page)"
+        return None
+
+    # ------------------------------------------------------------------ pages
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        cookie = request.cookies.get(CSRF_COOKIE, "")
+        fresh = len(cookie) != 43
+        if fresh:
+            cookie = secrets.token_urlsafe(32)
+        nonce = secrets.token_urlsafe(16)
+        html = page(arbiter=request.path == "/arbiter", nonce=nonce,
+                    csrf=self._csrf_token(cookie))
+        response = web.Response(text=html, content_type="text/html", charset="utf-8")
+        _secure(response, nonce)
+        if fresh:
+            response.set_cookie(CSRF_COOKIE, cookie, httponly=True, samesite="Strict",
+                                path="/")
+        return response
+
+    async def _state(self, request: web.Request) -> web.StreamResponse:
+        return _json(HTTPStatus.OK, self.source.snapshot())
+
+    async def _results(self, request: web.Request) -> web.StreamResponse:
+        return _json(HTTPStatus.OK, self.checked_results())
+
+    async def _board(self, request: web.Request) -> web.StreamResponse:
+        number = request.match_info["number"]
+        svg = None
+        if number.isdigit() and len(number) < 6:
+            svg = await self._loop.run_in_executor(None, self.board, int(number))
+        if svg is None:
+            return _text(HTTPStatus.NOT_FOUND, "no board to draw for that table\n")
+        return web.Response(body=svg.encode(), content_type="image/svg+xml")
+
+    async def _standings(self, request: web.Request) -> web.StreamResponse:
+        return await self._loop.run_in_executor(None, self.standings_page, request.path)
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
+        client = request.remote or "?"
+        if (sum(self.streams.values()) >= self.limits.max_streams
+                or self.streams.get(client, 0) >= self.limits.max_streams_per_client):
+            return _text(HTTPStatus.SERVICE_UNAVAILABLE, "too many live streams open\n")
+        self.streams[client] = self.streams.get(client, 0) + 1
+        try:
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+            _secure(response)
+            await response.prepare(request)
+            await self._push(response)
+            return response
+        finally:
+            self.streams[client] -= 1
+            if not self.streams[client]:
+                del self.streams[client]
+
+    async def _push(self, response: web.StreamResponse) -> None:
+        source = self.source
+        seen: dict[int, int] = {}
+        last_full = 0.0
+        try:
+            while not self.stopping.is_set():
+                sent_version = source.version()
+                snap = source.snapshot()
+                now = time.monotonic()
+                full = now - last_full >= FULL_EVERY_S
+                tables = [
+                    t for t in snap["tables"] if full or t["version"] > seen.get(t["table"], -1)
+                ]
+                if tables:
+                    for t in tables:
+                        seen[t["table"]] = t["version"]
+                    data = json.dumps({"full": full, "tables": tables})
+                    await response.write(f"data: {data}\n\n".encode())
+                if full:
+                    last_full = now
+                await asyncio.sleep(PUSH_GAP_S)  # changes arriving meanwhile go out together
+                while (source.version() == sent_version and not self.stopping.is_set()
+                       and time.monotonic() < last_full + FULL_EVERY_S):
+                    await asyncio.sleep(PUSH_GAP_S)
+        except (ConnectionError, OSError, RuntimeError):
+            return
+
     # ------------------------------------------------------------------ commands
 
-    def command(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
+    async def _command(self, request: web.Request) -> web.StreamResponse:
+        client = request.remote or "?"
+        why = self._csrf_refusal(request)
+        if why is not None:
+            self.audit("refused", reason=why, client=client)
+            return _json(HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {why}"})
+        if request.content_type != "application/json":
+            return _json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+                         {"ok": False, "detail": "the body must be application/json"})
+        length = request.content_length
+        if length is None or length < 0:
+            return _json(HTTPStatus.LENGTH_REQUIRED,
+                         {"ok": False, "detail": "a Content-Length is required"})
+        if length > self.limits.max_body:
+            return _json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"ok": False, "detail": "too large"})
+        try:
+            async with asyncio.timeout(self.limits.body_timeout_s):
+                raw = await request.read()
+        except TimeoutError:
+            return _json(HTTPStatus.REQUEST_TIMEOUT, {"ok": False, "detail": "body too slow"})
+        try:
+            body = json.loads(raw or b"null")
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        status, answer = await self.command(body, client)
+        return _json(status, answer)
+
+    async def command(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
         """Check the arbiter's credentials and send the correction; (HTTP status, answer)."""
         if not isinstance(body, dict):
             return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "a JSON object is expected"}
@@ -147,18 +487,18 @@ class ArbiterServer:
                 "ok": False,
                 "detail": "refused: corrections need the arbiter's PIN (spectators are read-only)",
             }
-        with self.pin_mutex:
-            check = self.lock.check(pin, time.monotonic())
+        check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
         if not check.ok:
             self.audit("refused", reason=check.message, table=table, client=client)
             status = HTTPStatus.SERVICE_UNAVAILABLE if check.status == "disabled" else (
                 HTTPStatus.TOO_MANY_REQUESTS if check.status == "locked" else HTTPStatus.FORBIDDEN
             )
             return status, {"ok": False, "detail": f"refused: {check.message}"}
-        if self.key is None:
-            self.audit("refused", reason="no club key", table=table, client=client)
+        if self.signing_key is None:
+            self.audit("refused", reason="no arbiter key", table=table, client=client)
             return HTTPStatus.SERVICE_UNAVAILABLE, {
-                "ok": False, "detail": "refused: no club key configured on the arbiter's laptop"}
+                "ok": False, "detail": "refused: no arbiter key on this laptop "
+                                       "([arbiter] key_file)"}
         if isinstance(table, bool) or not isinstance(table, int) or not isinstance(
             correction, dict
         ):
@@ -167,12 +507,14 @@ class ArbiterServer:
         if not str(correction.get("reason", "")).strip():
             return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "a correction needs a reason"}
         try:
-            sent = self.source.send_command(table, correction, self.key)
+            sent = self.source.send_command(table, correction, self.signing_key)
         except LookupError as exc:
             return HTTPStatus.NOT_FOUND, {"ok": False, "detail": str(exc)}
         self.audit("sent", table=table, nonce=sent["nonce"], correction=correction, client=client)
         return HTTPStatus.ACCEPTED, {"ok": True, "nonce": sent["nonce"],
                                      "detail": "sent to the table; its answer shows there"}
+
+    # ------------------------------------------------------------------ data
 
     def board(self, table: int) -> str | None:
         """Table ``table``'s board as SVG, or None when it has none to draw (no such table, a
@@ -195,59 +537,15 @@ class ArbiterServer:
         return svg
 
     def checked_results(self) -> list[dict[str, Any]]:
-        """The tables' published results, with whether each signature holds."""
+        """The tables' published results (only enrolled tables' signed messages reach the
+        view), with whether each result record's own signature holds."""
         out = []
         for record in self.source.results():
             bad = signing.check(record, self.key) if self.key is not None else "no club key"
             out.append({**record, "verified": bad is None, "problem": bad})
         return out
 
-
-class _Handler(BaseHTTPRequestHandler):
-    app: ArbiterServer
-    server_version = "companion-arbiter"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s " + format, self.client_address[0], *args)
-
-    def _send(self, status: int, body: bytes, kind: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def _json(self, status: int, obj: Any) -> None:
-        self._send(status, json.dumps(obj).encode(), "application/json")
-
-    def do_GET(self) -> None:
-        path = urlparse(self.path).path
-        if path in ("/", "/arbiter"):
-            html = page(arbiter=path == "/arbiter")
-            self._send(HTTPStatus.OK, html.encode(), "text/html; charset=utf-8")
-        elif path == "/api/state":
-            self._json(HTTPStatus.OK, self.app.source.snapshot())
-        elif path == "/api/stream":
-            self._stream()
-        elif path.startswith("/board/") and path.endswith(".svg"):
-            number = path[len("/board/") : -len(".svg")]
-            svg = self.app.board(int(number)) if number.isdigit() else None
-            if svg is None:
-                self._send(HTTPStatus.NOT_FOUND, b"no board to draw for that table\n",
-                           "text/plain")
-            else:
-                self._send(HTTPStatus.OK, svg.encode(), "image/svg+xml")
-        elif path == "/api/results":
-            self._json(HTTPStatus.OK, self.app.checked_results())
-        elif path in ("/standings.csv", "/results.trf") or (
-            path.startswith("/round/") and path.endswith(".html")
-        ):
-            self._standings(path)
-        else:
-            self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
-
-    def _standings(self, path: str) -> None:
+    def standings_page(self, path: str) -> web.Response:
         from companion.arbiter.standings import (
             StandingsError,
             pairing_from_result,
@@ -258,7 +556,7 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
         pairings = []
-        for record in self.app.checked_results():
+        for record in self.checked_results():
             if not record["verified"]:
                 continue
             try:
@@ -267,70 +565,42 @@ class _Handler(BaseHTTPRequestHandler):
                 continue
         rows = standings(pairings)
         if path == "/standings.csv":
-            self._send(HTTPStatus.OK, to_csv(rows).encode(), "text/csv; charset=utf-8")
-        elif path == "/results.trf":
-            text = to_trf(rows, tournament=self.app.tournament)
-            self._send(HTTPStatus.OK, text.encode(), "text/plain; charset=utf-8")
-        else:
-            number = path[len("/round/") : -len(".html")]
-            if not number.isdigit():
-                self._send(HTTPStatus.NOT_FOUND, b"no such round\n", "text/plain")
-                return
-            page = round_sheet(pairings, rows, round_no=int(number),
-                               tournament=self.app.tournament)
-            self._send(HTTPStatus.OK, page.encode(), "text/html; charset=utf-8")
+            return web.Response(text=to_csv(rows), content_type="text/csv", charset="utf-8")
+        if path == "/results.trf":
+            return _text(HTTPStatus.OK, to_trf(rows, tournament=self.tournament))
+        number = path[len("/round/") : -len(".html")]
+        if not number.isdigit() or len(number) > 4:
+            return _text(HTTPStatus.NOT_FOUND, "no such round\n")
+        sheet = round_sheet(pairings, rows, round_no=int(number), tournament=self.tournament)
+        return web.Response(text=sheet, content_type="text/html", charset="utf-8")
 
-    def _stream(self) -> None:
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        source = self.app.source
-        seen: dict[int, int] = {}
-        last_full = 0.0
-        try:
-            while not self.app.stopping.is_set():
-                sent_version = source.version()
-                snap = source.snapshot()
-                now = time.monotonic()
-                full = now - last_full >= FULL_EVERY_S
-                tables = [
-                    t for t in snap["tables"] if full or t["version"] > seen.get(t["table"], -1)
-                ]
-                if tables:
-                    for t in tables:
-                        seen[t["table"]] = t["version"]
-                    data = json.dumps({"full": full, "tables": tables})
-                    self.wfile.write(f"data: {data}\n\n".encode())
-                    self.wfile.flush()
-                if full:
-                    last_full = now
-                time.sleep(PUSH_GAP_S)  # changes arriving meanwhile go out together
-                with source.changed:
-                    if source.version() == sent_version:
-                        source.changed.wait(max(0.0, last_full + FULL_EVERY_S - time.monotonic()))
-        except (BrokenPipeError, ConnectionResetError, OSError):
-            return
 
-    def do_POST(self) -> None:
-        if urlparse(self.path).path != "/api/command":
-            self._send(HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
-            return
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            self._json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"ok": False, "detail": "too large"})
-            return
-        try:
-            body = json.loads(self.rfile.read(length) or b"null")
-        except (ValueError, UnicodeDecodeError):
-            body = None
-        status, answer = self.app.command(body, self.client_address[0])
-        self._json(status, answer)
+def _secure(response: web.StreamResponse, nonce: str | None = None) -> None:
+    """The security headers (a CSP already set, with the page's script nonce, is kept)."""
+    h = response.headers
+    if nonce is not None or "Content-Security-Policy" not in h:
+        h["Content-Security-Policy"] = content_security_policy(nonce)
+    h["X-Content-Type-Options"] = "nosniff"
+    h["X-Frame-Options"] = "DENY"
+    h["Referrer-Policy"] = "no-referrer"
+    h["Cross-Origin-Resource-Policy"] = "same-origin"
+    h["Cache-Control"] = "no-store"
+    h["Server"] = "companion-arbiter"  # not the library's name and version
+
+
+def _json(status: int, obj: Any) -> web.Response:
+    return web.Response(status=status, body=json.dumps(obj).encode(),
+                        content_type="application/json")
+
+
+def _text(status: int, text: str) -> web.Response:
+    return web.Response(status=status, text=text, content_type="text/plain", charset="utf-8")
 
 
 PAGE = r"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>companion: the tables</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="csrf-token" content="__CSRF__">
 <style>
 body { font-family: system-ui, sans-serif; margin: 0.5em; background: #f4f1ea; }
 h1 { font-size: 1.2em; margin: 0.2em 0 0.5em; }
@@ -339,6 +609,7 @@ h1 { font-size: 1.2em; margin: 0.2em 0 0.5em; }
          width: 260px; font-size: 12px; }
 .table.offline { border-color: #b00; opacity: 0.7; }
 .table.alerting { border-color: #e07000; }
+.table.unverified { border-style: dashed; opacity: 0.6; }
 .head { font-weight: bold; }
 .alerts { color: #b00; min-height: 1.2em; }
 .alerts div { margin: 1px 0; }
@@ -361,7 +632,7 @@ form label { margin-right: 0.6em; }
  <button>send</button> <span id="reply"></span>
 </form>
 <div id="tables"></div>
-<script>
+<script nonce="__NONCE__">
 const ARBITER = __ARBITER__;
 const CARDS = {};  // each game's part of a table's card: CARDS[kind] = (box, t) => ...
 const tables = {};
@@ -425,6 +696,7 @@ function render(t) {
   seen.add(String(box.dataset.seq));
   box.dataset.seen = [...seen].join(" ");
   box.className = "table" + (t.status === "offline" ? " offline" : "")
+    + (t.verified === false ? " unverified" : "")
     + ((t.alerts || []).length ? " alerting" : "");
   box.replaceChildren();
   const names = t.names || {};
@@ -466,7 +738,10 @@ function submit(withPin) {
   }
   const body = {table: Number(f.get("table")), correction};
   if (withPin) body.pin = f.get("pin");
-  return fetch("/api/command", {method: "POST", headers: {"Content-Type": "application/json"},
+  const token = document.querySelector('meta[name="csrf-token"]').content;
+  return fetch("/api/command", {method: "POST", credentials: "same-origin",
+                                headers: {"Content-Type": "application/json",
+                                          "X-CSRF-Token": token},
                                 body: JSON.stringify(body)})
     .then(r => r.json().then(j => {
       const reply = document.getElementById("reply");

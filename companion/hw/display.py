@@ -3,21 +3,27 @@
 luma's devices are image sinks over a transport (I2C, SPI) or, for tests and the mock backend,
 ``luma.core.device.dummy``, which keeps the last image instead of sending bytes. This module is
 the only place that touches a device: it picks the screen for the table's state, redraws only
-when the picture changed, and never more than ``max_fps`` times a second.
+when the picture changed, and never more than ``max_fps`` times a second. The picture is drawn
+in the loop (about a millisecond); sending it over the bus is :mod:`companion.hw.panel`'s
+writer thread's work.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from companion import registry, screens
 
+if TYPE_CHECKING:
+    from companion.hw.panel import PanelWriter
+
 
 def make_device(config: Mapping[str, Any], backend: str) -> Any:
-    """The luma device for a backend: the real panel on a Pi, luma's dummy elsewhere."""
+    """The luma device for a backend: the real panel on a Pi (:mod:`companion.hw.panel`: the
+    bus, address and pins from ``[display]``), luma's dummy elsewhere."""
     disp = config["display"]
     width, height = int(disp["width"]), int(disp["height"])
     driver = disp["driver"]
@@ -27,20 +33,21 @@ def make_device(config: Mapping[str, Any], backend: str) -> Any:
         from luma.core.device import dummy  # type: ignore[import-untyped]
 
         return dummy(width=width, height=height, mode="RGB" if driver == "ssd1351" else "1")
-    if driver in ("ssd1306", "sh1106"):
-        from luma.core.interface.serial import i2c  # type: ignore[import-untyped]
-        from luma.oled import device as oled  # type: ignore[import-untyped]
+    from companion.hw.panel import open_device
 
-        serial = i2c(port=int(disp["i2c_port"]), address=int(disp["i2c_address"]))
-        cls = oled.ssd1306 if driver == "ssd1306" else oled.sh1106
-        return cls(serial, width=width, height=height, rotate=int(disp["rotate"]))
-    if driver == "ssd1351":
-        from luma.core.interface.serial import spi
-        from luma.oled.device import ssd1351  # type: ignore[import-untyped]
+    return open_device(config)
 
-        serial = spi(port=0, device=0, gpio_DC=9, gpio_RST=None)
-        return ssd1351(serial, width=128, height=128, rotate=int(disp["rotate"]))
-    raise ValueError(f"unknown display driver {driver!r}")
+
+def make_display(config: Mapping[str, Any], backend: str) -> Display:
+    """The daemon's display: on a real panel the bus writes run on their own thread
+    (:class:`~companion.hw.panel.PanelWriter`), so the loop never waits for I2C or SPI."""
+    device = make_device(config, backend)
+    writer = None
+    if backend in ("pi", "hub"):
+        from companion.hw.panel import PanelWriter
+
+        writer = PanelWriter(device)
+    return Display(device, max_fps=config["display"]["max_fps"], writer=writer)
 
 
 def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Image.Image:
@@ -49,7 +56,7 @@ def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Im
     kind = view.get("game") or view.get("kind")
     if kind is None:
         return screens.error_screen(
-            "Hold MENU or type on the keypad to start a game",
+            str(view.get("warning") or "Hold MENU or type on the keypad to start a game"),
             title="companion",
             size=size,
             mode=mode,
@@ -67,13 +74,17 @@ class Display:
         *,
         max_fps: float = 10.0,
         on_frame: Callable[[Image.Image, float], None] | None = None,
+        writer: PanelWriter | None = None,
     ) -> None:
         self.device = device
+        #: None: ``device.display`` is called in the loop (the dummy device keeps the image).
+        self.writer = writer
         self.min_interval = 1.0 / max_fps
         self.last_at = -1e9  # the last frame sent
         self.last_check = -1e9  # the last time a frame was drawn (sent or not)
         self.last_bytes: bytes | None = None
-        self.frames = 0
+        self.frames = 0  # pictures sent to the panel
+        self.draws = 0  # pictures drawn (a picture equal to the one shown is not sent)
         self.image: Image.Image | None = None
         self._on_frame = on_frame
 
@@ -100,10 +111,14 @@ class Display:
             return False
         self.last_check = now
         image = pick_screen(view, self.size, self.mode)
+        self.draws += 1
         data = image.tobytes()
         if data == self.last_bytes:
             return False
-        self.device.display(image)
+        if self.writer is not None:
+            self.writer.show(image)
+        else:
+            self.device.display(image)
         self.last_bytes = data
         self.last_at = now
         self.image = image
@@ -113,6 +128,8 @@ class Display:
         return True
 
     def cleanup(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
         cleanup = getattr(self.device, "cleanup", None)
         if callable(cleanup):
             cleanup()

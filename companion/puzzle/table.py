@@ -101,8 +101,7 @@ class PuzzleTable(KeypadTable):
         game, notes = self._refold(path, fold)
         self.game = game
         self._reset()
-        off = self.game_time() - self.last_t
-        self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+        self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return list(notes)
 
     def _reset(self) -> None:
@@ -383,6 +382,11 @@ TABLE = PuzzleTable
 def start_from_config(table: PuzzleTable, config: Mapping[str, Any]) -> Path:
     """Start a new game with the options the configuration gives."""
     return table.start_game(n_from_config(config))
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """A Discovery puzzle is played alone: ``new-game --players`` has nothing to set."""
+    raise ValueError("a Discovery puzzle is played alone: no --players")
 
 
 def validate_config(config: Mapping[str, Any]) -> None:

@@ -57,7 +57,7 @@ def width(text: str, scale: int = 1) -> int:
     return len(text) * CHAR_WIDTH * scale
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)  # the strings drawn again and again; a game's clocks and labels pass
 def mask(text: str, scale: int = 1) -> Image.Image:
     """The ink of ``text`` as an "L" mask, ``scale`` times enlarged."""
     text = printable(text)

@@ -1,5 +1,10 @@
 """Pictures of a whole game: one per frame, or an animated GIF.
 
+The GIF is streamed: each picture is drawn, compared with the one before and written out
+before the next is drawn, so a 1,600-move game needs no more memory than a 50-move one (Pillow's
+own ``save_all`` keeps every frame until the end: ~0.8 MB each). Like Pillow, a picture equal to
+the one before is not written again; its time goes to the one shown.
+
 Two timings: one picture per move (``per_move_ms`` each, the last held longer), or real time
 sped up ``speed`` times, with extra pictures between moves (at most ``fps`` a second of the
 GIF) so that the sand and the 15-second timer are seen running. GIF delays are counted in
@@ -10,12 +15,12 @@ frames down) is left out, its time going to the picture before it.
 
 from __future__ import annotations
 
-import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
-from PIL import Image
+from PIL import GifImagePlugin, Image, ImageChops
 
 from companion.replay.kinds import of
 from companion.replay.model import Frame, Replay
@@ -24,7 +29,7 @@ PER_MOVE_MS = 700
 LAST_MS = 3000
 MIN_MS = 20
 MAX_MS = 655_350  # a GIF delay is 16 bits of hundredths
-#: Real-time GIFs never hold more pictures than this (memory on a Pi: ~0.4 MB each).
+#: Real-time GIFs never hold more pictures than this (a GIF of a few MB at most).
 MAX_PICTURES = 600
 
 
@@ -108,27 +113,65 @@ def real_time(replay: Replay, speed: float, fps: float = 2.0, last_ms: int = LAS
     return Plan([timeline[k] for k, _ in shown], durations)
 
 
-def encode(images: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
-    """An animated GIF (looping) of palette images that share one palette."""
-    out = io.BytesIO()
-    images[0].save(
-        out,
-        format="GIF",
-        save_all=True,
-        append_images=list(images[1:]),
-        duration=list(durations),
-        loop=0,
-        optimize=False,
-    )
-    return out.getvalue()
+def _changed_box(before: Image.Image, after: Image.Image) -> tuple[int, int, int, int] | None:
+    """The box of pixels whose palette index differs (None: the same picture). The images
+    share one palette, so their indices are compared as they are."""
+    a = Image.frombytes("L", before.size, before.tobytes())
+    b = Image.frombytes("L", after.size, after.tobytes())
+    return ImageChops.difference(a, b).getbbox()
+
+
+def stream(images: Iterable[Image.Image], durations: Iterable[int], out: BinaryIO) -> int:
+    """Write an animated GIF (looping) of palette images sharing one palette to ``out``, one
+    picture at a time; returns how many pictures were written.
+
+    Each picture after the first is written as the box that changed since the one before (the
+    way Pillow's ``save_all`` writes it); a picture equal to the one before only adds its time
+    to it. Held at once: the picture shown, the next one and nothing else. A GIF cannot take
+    an empty animation, so ``images`` must hold at least one picture.
+    """
+    pairs: Iterator[tuple[Image.Image, int]] = iter(zip(images, durations, strict=True))
+    try:
+        first, duration = next(pairs)
+    except StopIteration:
+        raise ValueError("a GIF needs at least one picture") from None
+    header, _ = GifImagePlugin.getheader(first, None, {"loop": 0, "optimize": False})
+    out.writelines(header)
+    shown = first  # the last picture written (what a viewer has on screen)
+    pending: tuple[Image.Image, tuple[int, int], int] = (first, (0, 0), duration)
+    del first
+    written = 0
+    for image, duration in pairs:
+        box = _changed_box(shown, image)
+        if box is None:
+            part, offset, held = pending
+            pending = (part, offset, held + duration)
+            continue
+        _write_frame(out, *pending)
+        written += 1
+        pending = (image.crop(box), box[:2], duration)
+        shown = image
+        del image  # the next picture may be drawn while only ``shown`` is held
+    _write_frame(out, *pending)
+    out.write(b";")
+    return written + 1
+
+
+def _write_frame(out: BinaryIO, image: Image.Image, offset: tuple[int, int], ms: int) -> None:
+    chunks = GifImagePlugin.getdata(image, offset, duration=min(MAX_MS, ms))
+    out.writelines(chunks)
+    # getdata collects into a list held by a class it defines on each call: a reference
+    # cycle that only the cyclic collector frees, so empty the list now.
+    chunks.clear()
 
 
 def write_gif(replay: Replay, path: str | Path, *, speed: float | None = None,
               fps: float = 2.0, per_move_ms: int = PER_MOVE_MS) -> Plan:
-    """Draw the game into an animated GIF at ``path``; returns what it showed."""
+    """Draw the game into an animated GIF at ``path``, one picture at a time; returns what it
+    showed."""
     plan = real_time(replay, speed, fps) if speed else per_move(replay, per_move_ms)
-    images = [picture(replay, f) for f in plan.frames]
-    Path(path).write_bytes(encode(images, plan.durations))
+    with open(path, "wb") as out:
+        stream((picture(replay, f) for f in plan.frames), plan.durations, out)
     return plan
 
 

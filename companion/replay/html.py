@@ -1,7 +1,8 @@
 """One self-contained HTML file to look back at a game in any browser, offline.
 
 The page holds everything inline: the board as SVG (drawn by the same shapes as the PNGs),
-every frame's changing part as an SVG fragment in a JSON block, the move list, the chart, the
+every distinct piece of a frame (a space, a glass, a panel line) once as an SVG fragment and each
+frame as the list of its pieces in a JSON block, the move list, the chart, the
 CSS and a small script (slider, play/pause, click a move to jump, arrow keys, ``#frame=N`` in
 the address). Its Content-Security-Policy forbids every fetch (``default-src 'none'``), so the
 page cannot reach the network even by mistake, and it has no external link, image or font.
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from html import escape
 
 from companion.replay.kinds import of
 from companion.replay.model import Replay
 from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
-from companion.replay.shapes import FONT, svg_body
+from companion.replay.shapes import FONT, Shape, svg_body
 
 CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
@@ -46,7 +48,8 @@ aside{flex:1 1 260px;max-height:90vh;overflow:auto;border:1px solid #c8c4ba;back
 
 SCRIPT = """
 (function () {
-  var F = JSON.parse(document.getElementById('frames').textContent);
+  var D = JSON.parse(document.getElementById('frames').textContent);
+  var P = D.parts, F = D.frames;
   var dyn = document.getElementById('dyn');
   var slider = document.getElementById('slider');
   var where = document.getElementById('where');
@@ -69,7 +72,7 @@ SCRIPT = """
     if (cur >= 0 && items[cur]) items[cur].classList.remove('current');
     cur = i;
     var f = F[i];
-    dyn.innerHTML = f.svg;
+    dyn.innerHTML = f.svg.map(function (k) { return P[k]; }).join('');
     slider.value = i;
     if (items[i]) {
       items[i].classList.add('current');
@@ -144,7 +147,26 @@ def _single_quoted(svg: str) -> str:
     return _TAG.sub(lambda m: m.group(0).replace('"', "'"), svg)
 
 
-def _frames_json(data: list[dict[str, object]]) -> str:
+def _dynamic_parts(
+    shapes: Sequence[Shape], defs: dict[str, str], memo: dict[Shape, int], parts: list[str]
+) -> list[int]:
+    """A frame's changing part as indices into ``parts`` (single-quoted SVG fragments).
+
+    Most of a frame is what the frame before showed (of 37 spaces and 6 glasses, one or two
+    change), so each distinct top-level shape is turned into text once per page and each frame
+    only lists its fragments: the page grows with what changes, like its JSON data does.
+    """
+    out = []
+    for shape in shapes:
+        k = memo.get(shape)
+        if k is None:
+            k = memo[shape] = len(parts)
+            parts.append(_single_quoted(svg_body((shape,), defs)))
+        out.append(k)
+    return out
+
+
+def _frames_json(data: dict[str, object]) -> str:
     """JSON safe inside a ``<script>`` element (no ``</`` can close it early)."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
@@ -157,13 +179,15 @@ def page(replay: Replay) -> str:
     total = replay.records
     defs: dict[str, str] = {}
     static = svg_body(game.static(replay), defs)
-    dyns = [svg_body(shapes, defs) for shapes in game.dynamics(replay)]
+    memo: dict[Shape, int] = {}
+    parts: list[str] = []
+    dyns = [_dynamic_parts(shapes, defs, memo, parts) for shapes in game.dynamics(replay)]
     size = game.size(replay)
     #: where each frame sits on the chart (its time; a Tokami record without times: its number)
     at = game.axis(replay)
     frames = [
         {"t": round(x, 3), "clock": clock(f.t), "label": f.label, "marks": list(f.marks),
-         "svg": _single_quoted(d)}
+         "svg": d}
         for f, d, x in zip(replay.frames, dyns, at, strict=True)
     ]
     items = []
@@ -185,7 +209,7 @@ def page(replay: Replay) -> str:
         f'style="{FONT}" role="img" aria-label="the board">'
         f"<defs>{''.join(defs.values())}</defs>"
         f'<rect width="{w}" height="{h}" fill="{hex_of(Ink.PAPER)}"/>'
-        f'<g id="static">{static}</g><g id="dyn">{dyns[0]}</g></svg>'
+        f'<g id="static">{static}</g><g id="dyn">{"".join(parts[k] for k in dyns[0])}</g></svg>'
     )
     notes = "".join(f"<p>note: {escape(n)}</p>" for n in replay.notes)
     last = replay.frames[-1].state
@@ -227,6 +251,7 @@ def page(replay: Replay) -> str:
         f"{game.chart(replay)}"
         "</section>\n"
         f'<aside><ol id="moves">{"".join(items)}</ol></aside></main>\n'
-        f'<script type="application/json" id="frames">{_frames_json(frames)}</script>\n'
+        f'<script type="application/json" id="frames">'
+        f'{_frames_json({"parts": parts, "frames": frames})}</script>\n'
         f"<script>{SCRIPT}</script>\n</body></html>\n"
     )

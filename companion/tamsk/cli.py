@@ -1,9 +1,10 @@
-"""Tamsk's own commands: ``companion demo``, ``new-game`` and ``calibrate``."""
+"""Tamsk's own commands: ``companion demo`` and ``calibrate`` (``new-game`` is shared:
+:mod:`companion.newgame`)."""
 
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import Any
 
 from companion.config import config_for_command
 
@@ -37,30 +38,54 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return calibrate_main(cfg, path, backend)
 
 
-def cmd_new_game(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def add_new_game_options(parser: argparse.ArgumentParser) -> None:
+    """Tamsk's own options of the shared ``companion new-game`` (:mod:`companion.newgame`)."""
+    parser.add_argument(
+        "--challenge",
+        choices=["red", "black"],
+        metavar="OWNER",
+        help="Tamsk: a GIPF potential challenge: the colour of the potential's owner "
+        "(the other colour challenges)",
+    )
+    parser.add_argument(
+        "--challenge-number",
+        type=int,
+        default=1,
+        help="Tamsk: which challenge of the GIPF game this is (default 1)",
+    )
+    parser.add_argument(
+        "--challenges-allowed",
+        type=int,
+        default=1,
+        help="Tamsk: challenges the players agreed on for the GIPF game (default 1)",
+    )
+    parser.add_argument(
+        "--challenge-attempt",
+        type=int,
+        default=1,
+        help="Tamsk: the game number for this challenge (a tie makes another; default 1)",
+    )
+    parser.add_argument("--gipf", help="Tamsk: the GIPF game's name, for the record")
 
-    from companion.clock import MonotonicClock
-    from companion.tamsk.table import Table, rules_from_config
 
-    cfg = config_for_command(args.config)
-    game = cfg["game"]
-    for key in ("level", "ruleset", "start"):
-        if getattr(args, key) is not None:
-            game[key] = getattr(args, key)
-    journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
-    names = {p: n for p, n in (("red", args.red), ("black", args.black)) if n}
-    table = Table(MonotonicClock(), journal_dir, config=cfg)
+def new_game_options(args: argparse.Namespace, config: dict[str, Any]) -> None:
+    """Put Tamsk's new-game options into ``config`` (``[game] header``: more header fields,
+    which :func:`companion.tamsk.table.start_from_config` writes); ValueError if bad."""
+    if not getattr(args, "challenge", None):
+        return
+    from companion.tamsk.challenge import challenge_header
+
     try:
-        path = table.start_game(rules_from_config(cfg), names=names, table=args.table)
-    except OSError as exc:
-        print(f"companion new-game: {journal_dir}: {exc.strerror}", file=sys.stderr)
-        return 2
-    table.close()
-    print(path)
-    print("a running daemon takes it up on `systemctl reload companion` (SIGHUP)", file=sys.stderr)
-    return 0
-
+        extra = challenge_header(
+            args.challenge,
+            number=args.challenge_number,
+            allowed=args.challenges_allowed,
+            attempt=args.challenge_attempt,
+            gipf=args.gipf or "",
+        )
+    except ValueError as exc:
+        raise ValueError(f"--challenge: {exc}") from None
+    config["game"]["header"] = extra
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,17 +102,6 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument("--config", help="config file for --interactive")
     p.set_defaults(func=cmd_demo)
-
-    p = sub.add_parser("new-game", help="start a new Tamsk game (a new journal)")
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
-    p.add_argument("--journal-dir", help="where journals go (default from the config)")
-    p.add_argument("--level", type=int, choices=[1, 2, 3])
-    p.add_argument("--ruleset", choices=["adjusted", "original"])
-    p.add_argument("--start", choices=["standard", "free"])
-    p.add_argument("--red", help="red player's name")
-    p.add_argument("--black", help="black player's name")
-    p.add_argument("--table", type=int, help="table number (default from the config)")
-    p.set_defaults(func=cmd_new_game)
 
     p = sub.add_parser("calibrate", help="measure each hourglass's run time, save it")
     p.add_argument("--config", help="config file to update (default /etc/companion/config.toml)")

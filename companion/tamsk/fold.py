@@ -11,11 +11,11 @@ that an input at the very instant of a deadline is played before it.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.replay.model import Frame, Line, Replay, unknown_header_fields
+from companion.replay.model import Frame, Line, PackedState, Replay, unknown_header_fields
 from companion.replay.panel import clock
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tamsk.events import GLASSES, KINDS, Event, parse_event
@@ -32,10 +32,10 @@ _MAX_DEADLINES = 64
 
 def usable_events(
     events: Sequence[NumberedEvent], notes: list[str]
-) -> list[tuple[int, dict[str, Any], Event]]:
+) -> list[tuple[int, Mapping[str, Any], Event]]:
     """The inputs that can be replayed, each with its line and parsed event; every other line
     is skipped with a note saying why (unknown event kind, bad field, time going backwards)."""
-    out: list[tuple[int, dict[str, Any], Event]] = []
+    out: list[tuple[int, Mapping[str, Any], Event]] = []
     last = 0.0
     for line, obj in events:
         t = obj.get("t")
@@ -56,7 +56,7 @@ def usable_events(
         except MalformedInput as exc:
             notes.append(f"line {line}: {exc.message}: skipped")
             continue
-        out.append((line, dict(obj), event))
+        out.append((line, obj, event))  # read, never changed: not copied
         last = float(t)
     return out
 
@@ -209,7 +209,7 @@ class TamskTimeline:
             game.advance(max(t, game.t))
             done = sum(1 for end in self.record_ends if end <= applied)
             label = f"at {clock(t)}" + (f", after move {done}" if done else "")
-            out.append(Frame(-1, game.t, label, game.snapshot(), record=done or None))
+            out.append(Frame(-1, game.t, label, PackedState(game.snapshot()), record=done or None))
         return out
 
 
@@ -222,7 +222,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     game = Game(rules)
     sand = _Sand(game)
-    frames = [Frame(0, 0.0, "start", game.snapshot(), ("the game starts",))]
+    frames = [Frame(0, 0.0, "start", PackedState(game.snapshot()), ("the game starts",))]
     lines: list[Line] = []
     for k, record in enumerate(records):
         evs = [usable[i][2] for i in record.events]
@@ -243,7 +243,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                         len(frames),
                         deadline,
                         "-- " + ", ".join(s for s, _ in said) + f" @{clock(deadline)}",
-                        game.snapshot(),
+                        PackedState(game.snapshot()),
                         tuple(long for _, long in said),
                     )
                 )
@@ -283,7 +283,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                 len(frames),
                 last,
                 label,
-                game.snapshot(),
+                PackedState(game.snapshot()),
                 marks,
                 record=k + 1,
                 highlight=(move.frm, move.to) if move else None,

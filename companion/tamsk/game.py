@@ -939,8 +939,14 @@ class Game:
     def _own(self, player: str) -> tuple[str, ...]:
         return ("r1", "r2", "r3") if player == "red" else ("b1", "b2", "b3")
 
-    def snapshot(self, t: float | None = None) -> dict[str, Any]:
-        """The state at ``t`` (default: the game's time) as the contract's JSON object."""
+    def snapshot(self, t: float | None = None, *, history: bool = True) -> dict[str, Any]:
+        """The state at ``t`` (default: the game's time) as the contract's JSON object.
+
+        ``history=False`` is the live form a screen is drawn from ten times a second: the
+        records that only grow (penalties, refused inputs, passes, bonus rings, corrections,
+        undone moves) are not listed, only counted in ``"history"``, with the latest penalty
+        as ``"penalties"``, so drawing a frame costs the same at move 500 as at move 5.
+        """
         if t is not None:
             self.advance(t)
         now = self.t
@@ -986,12 +992,30 @@ class Game:
             ),
             "skip_next": sorted(self.skip_next),
             "moves": len(self.moves),
+            **(self._history() if history else self._history_counts()),
+            "confirmed": self.confirmed,
+            "next_round": self.next_round,
+        }
+
+    def _history(self) -> dict[str, Any]:
+        return {
             "penalties": [p.to_dict() for p in self.penalties],
             "violations": [v.to_dict() for v in self.violations],
             "passes": list(self.passes),
             "bonus_rings": list(self.bonus_rings),
             "corrections": list(self.corrections),
             "undone": list(self.undone),
-            "confirmed": self.confirmed,
-            "next_round": self.next_round,
+        }
+
+    def _history_counts(self) -> dict[str, Any]:
+        return {
+            "penalties": [self.penalties[-1].to_dict()] if self.penalties else [],
+            "history": {
+                "penalties": len(self.penalties),
+                "violations": len(self.violations),
+                "passes": len(self.passes),
+                "bonus_rings": len(self.bonus_rings),
+                "corrections": len(self.corrections),
+                "undone": len(self.undone),
+            },
         }

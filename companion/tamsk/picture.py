@@ -12,6 +12,7 @@ timer, and what the rules made of the move (penalties, refusals, passes).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -66,8 +67,10 @@ def static() -> list[Shape]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def _space(space: str, rings: int, glass: bool) -> Shape:
-    """One space: its tube seen from above, rings as filled pips out of its capacity."""
+    """One space: its tube seen from above, rings as filled pips out of its capacity (a pure
+    function of a few values, so each is built once: 37 of them in every frame)."""
     cap = CAPACITY[space]
     full = rings >= cap
     key = f"sp{cap}-{rings}{'g' if glass else ''}"

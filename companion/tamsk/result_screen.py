@@ -117,6 +117,14 @@ def result_screen(
     for line in wrap(_reason_line(state), room, max_lines=2):
         draw_text(draw, 1, y, line, palette.foreground)
         y += PITCH
+    challenge = view.get("challenge")
+    if isinstance(challenge, Mapping) and isinstance(challenge.get("text"), str):
+        # a GIPF potential challenge: what it decided (or that a tie decided nothing)
+        for line in wrap(printable(challenge["text"]), room, max_lines=2):
+            draw_text(draw, 1, y, line, palette.accent)
+            y += PITCH
+        if y + 2 * PITCH > height:
+            return image
     tie_break = state.reason in ("time-tiebreak", "time_tiebreak") and state.level >= 2
     if not tie_break or height >= 112:
         y = _draw_rings(draw, state, palette, width, y)

@@ -24,6 +24,7 @@ from companion.arbiter.station import Outcome
 from companion.clock import Clock
 from companion.config import defaults
 from companion.inputs import RawInput
+from companion.keys import SigningKey
 from companion.tamsk.arbiter import TamskStation
 from companion.tamsk.board import COLUMNS
 from companion.tamsk.game import Rules
@@ -57,6 +58,7 @@ class SimulatedTable:
         rules: Rules | None = None,
         names: Mapping[str, str] | None = None,
         on_record: Callable[[dict[str, Any]], None] | None = None,
+        key: SigningKey | None = None,
     ) -> None:
         self.number = number
         self.clock = clock
@@ -73,6 +75,7 @@ class SimulatedTable:
                 on_command=self.commands.put,
                 result_key=arbiter_settings(self.config).key(),
                 client_id=f"companion-table-{number}-{journal_dir.name}",
+                key=key,
             )
         self.table = Table(clock, journal_dir, config=self.config, on_record=self._record)
         self.table.start_game(rules or Rules(level=3), names=names or {}, table=number)

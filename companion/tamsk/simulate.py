@@ -7,6 +7,8 @@ from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tamsk.board import CAPACITY, COLUMNS, SPACES, coordinates
+from companion.tamsk.challenge import outcome as challenge_outcome
+from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, Event, parse_event
 from companion.tamsk.game import LEVELS, RULESETS, STARTS, Game, Rules
 
@@ -49,11 +51,15 @@ def simulate(
     header: dict[str, Any], events: list[NumberedEvent], header_line: int = 1
 ) -> dict[str, Any]:
     rules = rules_from_header(header, header_line)
+    challenge = parse_challenge(header, header_line)
     parsed = parse_events(events)
     game = Game(rules)
     for event in parsed:
         game.apply(event)
-    return game.snapshot(parsed[-1].t if parsed else 0.0)
+    state = game.snapshot(parsed[-1].t if parsed else 0.0)
+    if challenge is not None:
+        state["challenge"] = challenge_outcome(challenge, bool(state["over"]), state["winner"])
+    return state
 
 
 def board_text(result: Mapping[str, Any]) -> str:

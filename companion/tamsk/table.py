@@ -28,9 +28,14 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.scenario import MalformedInput
+from companion.tables import header_extras
 from companion.tamsk.board import COLUMNS, SPACES
+from companion.tamsk.challenge import outcome as challenge_outcome
+from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
+from companion.wallclock import TrustProbe, always_trusted
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +107,11 @@ class Table:
         self._timer_seen = False
         self.changed = True  # something to redraw
         self._path: Path | None = None
+        #: Whether the wall clock can be believed at a resume (the daemon asks the machine).
+        self.wall_trust: TrustProbe = always_trusted
+        #: Game time the game is held at after a power cut the wall clock cannot measure,
+        #: until the players confirm (or correct) the sand; None when not held.
+        self.held: float | None = None
         #: Arbiter mode: offered every key first (True: taken), and dresses the view.
         self.key_filter: Callable[[str, float], bool] | None = None
         self.view_filter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
@@ -123,9 +133,12 @@ class Table:
         names: Mapping[str, str] | None = None,
         table: int | None = None,
         name: str | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> Path:
-        """Begin a new game now: a new journal with its header, time 0 is this instant."""
-        self.close()
+        """Begin a new game now: a new journal with its header, time 0 is this instant. If the
+        journal cannot be written (a full disk) the table is left as it was.
+
+        ``extra``: more header fields (a GIPF challenge's, from :mod:`.challenge`)."""
         now, wall = self.clock.now(), self.clock.wall()
         stamp = datetime.fromtimestamp(wall, UTC)
         table_no = int(table if table is not None else self.config["table"]["number"])
@@ -138,14 +151,19 @@ class Table:
             "periods": {**dict(rules.periods), "timer15": rules.timer_period},
             "names": dict(names or {}),
             "table": table_no,
+            **header_extras(self.config),
             "software": f"companion {__version__}",
             "created": stamp.isoformat(timespec="seconds"),
             "wall0": round(wall, 3),
+            **dict(extra or {}),
         }
         if name:
-            self.writer = JournalWriter.create(self.journal_dir / name, header)
+            writer = JournalWriter.create(self.journal_dir / name, header)
         else:  # two games in one second get distinct names
-            self.writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+            writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+        self.close()
+        self.writer = writer
+        self.held = None
         self._path = self.writer.path
         self.header = header
         self.game = Game(rules)
@@ -158,7 +176,13 @@ class Table:
         """Continue an unfinished game from its journal, counting the time the power was off.
 
         Game time goes on from the last record, plus the wall-clock time since it was written:
-        glasses ran on while the table was dark, and some may have run out.
+        glasses ran on while the table was dark, and some may have run out. That gap is
+        counted only when :attr:`wall_trust` says the wall clock is right (a real-time clock,
+        or NTP); otherwise the game is *held* at the cut: the screen shows the glasses as they
+        were and asks the players to confirm the sand (``#``) or say how many seconds it ran
+        (digits, ``#``), and the journal records what they decided (:meth:`confirm_sand`).
+        While held, game time does not run and no move is taken. The hold is table state in
+        the shell: the pure rules only ever see the journal's times.
         """
         from companion.tamsk.simulate import rules_from_header
 
@@ -186,7 +210,14 @@ class Table:
             last_t = float(t)
             if isinstance(body.get("wall"), (int, float)):
                 last_wall = float(body["wall"])
-        off = max(0.0, self.clock.wall() - last_wall)
+        from companion.current import read_alive
+
+        alive = read_alive(Path(path), int(journal.header.get("table", 0) or 0))
+        if alive is not None and alive[0] >= last_t:  # sand ran on after the last record
+            last_t, last_wall = alive
+        gap = self.clock.wall() - last_wall
+        trust = self.wall_trust()
+        off = max(0.0, gap) if trust else 0.0
         now_game = last_t + off
         self.game = game
         self.writer = writer
@@ -194,12 +225,60 @@ class Table:
         self.header = dict(journal.header)
         self.mono0 = self.clock.now() - now_game
         self._reset_feedback()
-        self._write(
-            {"t": round(now_game, 6), "ev": "note", "text": f"resumed after {off:.1f} s"},
-            src="daemon",
-        )
+        # Nothing to confirm when no sand or timer was running (a game not yet begun, ...).
+        running = game.timer.running or any(g.running for g in game.glasses.values())
+        self.held = now_game if not trust and running and not game.over else None
         self.changed = True
+        if trust:
+            note: dict[str, Any] = {"text": f"resumed after {off:.1f} s"}
+        elif self.held is None:
+            note = {"text": f"resumed; nothing was running; the time off is not counted "
+                    f"({trust.why})"}
+        else:
+            note = {
+                "text": f"resumed, held at the cut: the wall clock is not trusted ({trust.why}); "
+                "the players confirm the sand",
+                "wall_gap": round(gap, 3),
+            }
+            notes.append(f"held at the cut: {trust.why}")
+        self._write({"t": round(now_game, 6), "ev": "note", **note}, src="daemon")
         return notes
+
+    def confirm_sand(
+        self, seconds: float, t_mono: float | None = None, *, by: str = "table"
+    ) -> None:
+        """End the hold after a power cut: the glasses ran ``seconds`` while the table was dark
+        (0: as they were at the cut). Journaled first; game time then goes on from there."""
+        if self.held is None or self.game is None:
+            return
+        if seconds < 0:
+            raise ValueError("the sand cannot have run back")
+        gt = round(self.held + seconds, 6)
+        self._write(
+            {
+                "t": gt,
+                "ev": "note",
+                "text": f"sand confirmed after the power cut: it ran {seconds:g} s",
+                "outage": seconds,
+            },
+            src=by,
+        )
+        self.held = None
+        self.mono0 = (self.clock.now() if t_mono is None else t_mono) - gt
+        self._advance(gt)
+        self.entry = ""
+        self._sound("confirm")
+        self.changed = True
+
+    def _freeze(self) -> None:
+        """While held, game time stands still at the cut."""
+        if self.held is not None:
+            self.mono0 = self.clock.now() - self.held
+
+    def note(self, text: str) -> None:
+        """Journal a note from the shell (a wall-clock jump seen while running, ...)."""
+        if self.game is not None and self.writer is not None:
+            self.submit(self.clock.now(), {"ev": "note", "text": text})
 
     def close(self) -> None:
         if self.writer is not None:
@@ -219,6 +298,7 @@ class Table:
 
     def feed(self, raw: RawInput) -> None:
         """Take one raw input (already timestamped by the backend)."""
+        self._freeze()
         if raw.kind == "tilt":
             motion = self.tilts[raw.name].edge(raw.t, raw.value)
             if motion is not None:
@@ -241,6 +321,10 @@ class Table:
 
     def _queue(self, t_mono: float, body: dict[str, Any], motion_of: str | None = None) -> None:
         if self.game is None:
+            return
+        if self.held is not None and body.get("ev") != "note":
+            self._show_error("first confirm the sand: #", t_mono)
+            self._sound("error")
             return
         heapq.heappush(self._pending, _Pending(t_mono, next(self._seq), body, motion_of))
 
@@ -285,6 +369,9 @@ class Table:
         """
         self.changed = True
         if self.key_filter is not None and self.key_filter(key, t):
+            return
+        if self.held is not None:
+            self._held_key(key, t)
             return
         if self.paused or self.game is None:
             self._menu_key(key, t)
@@ -341,6 +428,16 @@ class Table:
             return
         glass = f"{player[0]}{index}"
         self._queue(t, {"ev": "release", "glass": glass, "to": space})
+
+    def _held_key(self, key: str, t: float) -> None:
+        """Held after a power cut: ``#`` keeps the sand as at the cut; digits then ``#`` say
+        how many seconds it ran while the table was dark; ``*`` clears."""
+        if key == "*":
+            self.entry = ""
+        elif key.isdigit() and len(self.entry) < 4:
+            self.entry += key
+        elif key == "#":
+            self.confirm_sand(float(int(self.entry or "0")), t, by="table")
 
     def _menu_key(self, key: str, t: float) -> None:
         """The menu (``D``): a new game as level, rule set (1 adjusted, 2 original) and
@@ -491,7 +588,7 @@ class Table:
     def animating(self) -> bool:
         """Whether the screen changes with no input: sand running or the 15-second timer."""
         game = self.game
-        if game is None or game.over:
+        if game is None or game.over or self.held is not None:
             return False
         return game.timer.running or any(g.running for g in game.glasses.values())
 
@@ -517,6 +614,7 @@ class Table:
 
     def poll(self) -> None:
         """Do whatever has become due by now (debounce settles, timer and glass deadlines)."""
+        self._freeze()
         now = self.clock.now()
         for tilt in self.tilts.values():
             for motion in tilt.poll(now):
@@ -542,7 +640,7 @@ class Table:
             times.append(self.error_until)
         if self.warning is not None:
             times.append(self.warning_until)
-        game = self.game
+        game = self.game if self.held is None else None  # held: no game time runs
         if game is not None:
             deadline = game.next_deadline()
             if deadline != float("inf"):
@@ -564,11 +662,12 @@ class Table:
     # ------------------------------------------------------------------ views
 
     def view(self) -> dict[str, Any]:
-        """What the screen shows now: the contract's state plus the table's extras."""
+        """What the screen shows now: the contract's live state (without the records that
+        only grow: see :meth:`Game.snapshot`) plus the table's extras."""
         game = self.game
         if game is None:
             return {"game": None, "kind": self.header.get("game") or "tamsk"}
-        state = game.snapshot()
+        state = game.snapshot(history=False)  # the latest penalty, not the whole record
         state["names"] = dict(self.header.get("names") or {})
         state["periods"] = {g: game.glasses[g].period for g in GLASSES}
         state["warning"] = self.error or self.warning
@@ -576,6 +675,16 @@ class Table:
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry
         state["paused"] = self.paused
+        if self.held is not None:  # the glasses as at the cut, and the question
+            ask = f"ran {self.entry} s? #" if self.entry else "power cut: # = sand ok"
+            state["warning"] = self.error or ask
+            state["held"] = True
+        try:
+            challenge = parse_challenge(self.header)
+        except MalformedInput:  # a hand-edited header: the game goes on, unmarked
+            challenge = None
+        if challenge is not None:  # a GIPF potential challenge: what it decided, on screen
+            state["challenge"] = challenge_outcome(challenge, game.over, state.get("winner"))
         if self.view_filter is not None:
             state = self.view_filter(state)
         return state
@@ -585,6 +694,8 @@ class Table:
         game = self.game
         if game is None:
             return "waiting for a game"
+        if self.held is not None:
+            return "held after a power cut: the players confirm the sand (# or seconds #)"
         if game.over and game.outcome is not None:
             return f"game over: {game.outcome.winner} ({game.outcome.reason})"
         rl = game.rings_left
@@ -607,8 +718,23 @@ TABLE = Table
 
 
 def start_from_config(table: Table, config: Mapping[str, Any]) -> Path:
-    """Start a new game with the options the configuration gives."""
-    return table.start_game(rules_from_config(config))
+    """Start a new game with the options the configuration gives (``[game] names``, set by
+    ``companion new-game --players RED,BLACK``, names the players; ``[game] header``, set by
+    its ``--challenge``, adds header fields)."""
+    names = config["game"].get("names")
+    extra = config["game"].get("header")
+    return table.start_game(
+        rules_from_config(config),
+        names=names if isinstance(names, dict) else None,
+        extra=extra if isinstance(extra, dict) else None,
+    )
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """``new-game --players RED,BLACK``: the two players' names, red first."""
+    if len(players) != 2:
+        raise ValueError("a Tamsk game has two players: --players RED,BLACK (their names)")
+    config["game"]["names"] = {"red": players[0], "black": players[1]}
 
 
 def rules_from_config(config: Mapping[str, Any]) -> Rules:

@@ -143,9 +143,10 @@ def result(state: Mapping[str, Any]) -> GameResult:
     winner = state["winner"]
     if winner is None:  # stopped by the arbiter: the score as it stands decides
         winner = a if score[a] > score[b] else b if score[b] > score[a] else "tie"
-    reason = "score" if state["over"] else "score at end"
+    reason = state.get("reason") or ("score" if state["over"] else "score at end")
     margin = {a: score[a] - score[b], b: score[b] - score[a]}
-    return GameResult(colours, winner, reason, False, score, margin, True, None)
+    forfeit = bool(state.get("forfeit"))  # an arbiter's result correction
+    return GameResult(colours, winner, reason, forfeit, score, margin, True, None)
 
 
 

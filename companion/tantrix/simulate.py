@@ -15,6 +15,8 @@ undo                              take back the last accepted placement: a corre
                                   returns to just before that placement, turn included
 end                               stop here and report (later lines are still checked for form)
 note    text (optional)           a remark in a journal (as in Tamsk journals); changes nothing
+correct what, reason, by, ...     an arbiter's correction (:mod:`.corrections`): take back or
+                                  move a mis-entered tile, fix whose turn it is, the result
 ======  ========================  ===========================================================
 
 A refused placement (or an ``undo`` with nothing to undo) is reported in ``violations`` and
@@ -29,6 +31,7 @@ from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tantrix import solo
+from companion.tantrix.corrections import CORRECTION, RESULT, Ledger, parse_correction
 from companion.tantrix.events import integer as _integer
 from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
@@ -36,7 +39,7 @@ from companion.tantrix.geometry import Cell
 from companion.tantrix.hands import HandsGame
 from companion.tantrix.tiles import COLOURS, TILES
 
-EVENTS = ("place", "done", "undo", "end", "note")
+EVENTS = ("place", "done", "undo", "end", "note", "correct")
 #: Events of a game with hands (``"hands": true``) besides :data:`EVENTS`.
 HAND_EVENTS = ("starter", "draw")
 #: The header's ``mode``: Strategy (the default) and the solo modes.
@@ -225,23 +228,43 @@ def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game
     game = make_game(header, header_line)
     times = event_times(events, required=False)
     violations: list[dict[str, Any]] = []
+    ledger = Ledger(game.players)
     ended = False
     for (line, event), t in zip(events, times, strict=True):
-        check_event(game, event, line)
-        if ended:
+        kind = check_event(game, event, line)
+        fix = parse_correction(event, line) if kind == "correct" else None
+        if ended and fix is None:
             continue
         player = who(game, event)
+        if fix is not None:
+            try:
+                if isinstance(game, HandsGame) and fix["what"] != RESULT:
+                    raise IllegalPlacement(
+                        CORRECTION, "with hands the table replays every draw: take a tile back "
+                        "with undo (the arbiter's result correction still applies)"
+                    )
+                game = ledger.correct(game, fix, t)
+                ended = ended or ledger.result is not None
+            except IllegalPlacement as exc:
+                violations.append(
+                    {"t": t, "player": player, "kind": exc.kind, "detail": exc.detail,
+                     "line": line}
+                )
+            continue
         refused = apply_event(game, event, line)
-        if refused is not None:
+        if refused is None:
+            placement = parse_placement(event, line) if kind == "place" else None
+            ledger.accepted(kind, placement)
+        else:
             violations.append(
                 {"t": t, "player": player, "kind": refused.kind, "detail": refused.detail,
                  "line": line}
             )
-        ended = event.get("ev") == "end"
+        ended = ended or kind == "end"
     result = state(game)
     result["ended"] = ended
     result["violations"] = violations
-    return game, result
+    return game, ledger.finish(result)
 
 
 def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, Any]:

@@ -185,8 +185,7 @@ class TantrixTable(KeypadTable):
         self.ended = ended
         self._resync()
         notes += fold_notes
-        off = self.game_time() - self.last_t
-        self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+        self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return notes
 
     def _resync(self) -> None:
@@ -523,3 +522,9 @@ def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:
             players=[str(p) for p in section.get("race") or []],
         )
     return table.start_game(players_from_config(config), hands=hands_from_config(config))
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """``new-game --players red,yellow``: the colours in seat order (the first starts)."""
+    config.setdefault("tantrix", {})["players"] = list(players)
+    players_from_config(config)  # an unknown colour is refused now, before any journal

@@ -13,12 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
+from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.setup import Setup
 from companion.tokami.turns import Outcome, Turn
 
-#: Events that are not turns: take back the last turn; stop the game where it stands.
-CONTROL_EVENTS = ("undo", "end")
+#: Events that are not turns: take back the last turn; stop the game where it stands; a remark
+#: (changes nothing); an arbiter's correction (:mod:`companion.tokami.corrections`).
+CONTROL_EVENTS = ("undo", "end", "note", "correct")
 EVENTS = tuple(o.value for o in Outcome) + CONTROL_EVENTS
 
 
@@ -28,6 +30,7 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
     times = event_times(events, required=False)
     violations: list[dict[str, Any]] = []
     corrections: list[dict[str, Any]] = []
+    ledger = Ledger()
     for (line, event), t in zip(events, times, strict=True):
         name = event.get("ev")
         if name not in EVENTS:
@@ -36,8 +39,13 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
         by = event.get("player")
         if by is not None and not isinstance(by, str):
             raise MalformedInput('"player" must be a player\'s name', line)
+        fix = parse_correction(event, line) if name == "correct" else None
         try:
-            if name == "end":
+            if name == "note":
+                pass
+            elif fix is not None:
+                game = ledger.correct(game, fix, t)
+            elif name == "end":
                 game.stop()
             elif name == "undo":
                 undone = game.undo()
@@ -63,7 +71,7 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
     ]
     result["corrections"] = corrections
     result["violations"] = violations
-    return result
+    return ledger.finish(result)
 
 
 def summary(result: Mapping[str, Any]) -> str:

@@ -99,6 +99,7 @@ class TokamiTable(KeypadTable):
     """A Tokami game being scored (or waiting for one), driven from the keypad."""
 
     GAME = "tokami"
+    NOTES = NOTES
 
     def __init__(
         self,
@@ -158,8 +159,7 @@ class TokamiTable(KeypadTable):
         self.entry_notice = None
         self._resync()
         if NOTES:
-            off = self.game_time() - self.last_t
-            self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+            self._record({"ev": "note", "text": self.resumed_text}, src="daemon")
         return [*notes, *fold_notes]
 
     def _resync(self) -> None:
@@ -296,3 +296,8 @@ def start_from_config(table: TokamiTable, config: Mapping[str, Any]) -> Path:
     """Start a new game with the options the configuration gives."""
     options = options_from_config(config)
     return table.start_game(options.pop("players"), **options)
+
+
+def configure_players(config: dict[str, Any], players: list[str]) -> None:
+    """``new-game --players Ada,Ben``: the players' names in turn order."""
+    config.setdefault("tokami", {})["players"] = list(players)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.arbiter.broker import Broker, mosquitto_path
+from tests.arbiter.clubbroker import ClubBroker
 
 
 @pytest.fixture
@@ -38,3 +39,17 @@ def wait_until(condition: Callable[[], bool], timeout: float = 20.0, step: float
             return True
         time.sleep(step)
     return condition()
+
+
+@pytest.fixture
+def club_broker(tmp_path: Path) -> Iterator[ClubBroker]:
+    """The locked broker `companion arbiter broker-config` writes, for tables 1 to 3."""
+    pytest.importorskip("paho.mqtt.client", reason="paho-mqtt is not installed (pip install "
+                        "'paho-mqtt>=2.1,<3')")
+    if mosquitto_path() is None:
+        pytest.skip("mosquitto is not installed: apt-get install mosquitto (the CI installs it)")
+    b = ClubBroker(tmp_path / "club-broker", [1, 2, 3]).start()
+    try:
+        yield b
+    finally:
+        b.stop()

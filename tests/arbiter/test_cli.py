@@ -12,7 +12,7 @@ from companion import config
 from companion.arbiter.cli import add_commands
 from companion.arbiter.pin import hash_pin
 from companion.arbiter.settings import CONFIG_TOML
-from tests.arbiter.test_results import KEY, overrun, tamsk_game
+from tests.arbiter.test_results import KEY, WALL0, overrun, tamsk_game, write
 
 
 @pytest.fixture(autouse=True)
@@ -91,6 +91,29 @@ def test_standings_from_journals(tmp_path: Path, club_config: Path,
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("1,Ann,1,1,")
     assert "round 1" in html.read_text()
+
+
+def test_standings_from_journals_need_no_club_key(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Reading journals checks their hash chains; only signed result files need the key."""
+    bare = tmp_path / "bare.toml"
+    bare.write_text("")
+    assert run(["arbiter", "standings", str(tamsk_game(tmp_path)), "--config", str(bare)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("1,Ann,1,1,")
+
+
+def test_standings_count_a_game_started_without_a_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header = {"game": "tamsk", "level": 3, "table": 2, "wall0": WALL0,
+              "names": {"red": "Ann", "black": "Bob"}}
+    journal = write(tmp_path / "noround.jsonl", header,
+                    [{"t": 3.0, "ev": "release", "glass": "r1", "to": "a2"},
+                     {"t": 3.5, "ev": "ring", "player": "red"}, {"t": 30.0, "ev": "end"}])
+    trf = tmp_path / "out.trf"
+    assert run(["arbiter", "standings", str(journal), "--trf", str(trf)]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("1,Ann,1,1,")
+    assert "    2 w 1" in trf.read_text()  # Ann's round 1: Bob (number 2), moved first, won
 
 
 def test_dispute_prints_the_moment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

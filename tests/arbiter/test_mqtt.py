@@ -15,6 +15,7 @@ from companion.clock import FakeClock
 from companion.tamsk.simtable import SimulatedTable, table_config
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
+from tests.arbiter.keys import ARBITER, TABLES, keyring, table_arbiter
 
 KEY = "the club's sixteen-plus key"
 
@@ -30,11 +31,12 @@ def make_tables(tmp_path: Path, settings: MqttSettings, n: int) -> list[Simulate
     for number in range(1, n + 1):
         folder = tmp_path / f"table{number}"
         folder.mkdir()
-        config = table_config(number, {"arbiter": {"club_key": KEY,
-                                                   "pin_sha256": hash_pin("2468")}})
+        config = table_config(number, {"arbiter": table_arbiter(
+            club_key=KEY, pin_sha256=hash_pin("2468"))})
         tables.append(SimulatedTable(number, folder, FakeClock(), mqtt=settings, config=config,
                                      seed=number, names={"red": f"R{number}",
-                                                         "black": f"B{number}"}))
+                                                         "black": f"B{number}"},
+                                     key=TABLES[number]))
     return tables
 
 
@@ -53,7 +55,8 @@ def caught_up(view_client: ArbiterClient, tables: list[SimulatedTable]) -> bool:
 
 def test_three_tables_survive_a_broker_restart_mid_round(tmp_path: Path, broker: Broker) -> None:
     settings = MqttSettings(enabled=True, port=broker.port)
-    arbiter = ArbiterClient(settings, client_id="arbiter-test").start()
+    arbiter = ArbiterClient(settings, client_id="arbiter-test",
+                            keyring=keyring(tmp_path)).start()
     tables = make_tables(tmp_path, settings, 3)
     try:
         assert wait_until(lambda: all(s.publisher and s.publisher.connected.is_set()
@@ -97,7 +100,7 @@ def test_a_restarted_table_republishes_only_what_the_broker_never_acknowledged(
         first.stop()
         sim.publisher = None  # the table is off the network; it goes on journaling
         play([sim], 3)
-        again = TablePublisher(settings, 1, journal_path=lambda: path,
+        again = TablePublisher(settings, 1, journal_path=lambda: path, key=TABLES[1],
                                client_id="companion-table-1-again").start()
         assert wait_until(lambda: json.loads(ack_path(path).read_text())["acked"] == 8)
         assert again.published == 3 and again.republished == 0
@@ -112,12 +115,13 @@ def test_a_replayed_command_over_mqtt_is_refused_and_journaled(
     settings = MqttSettings(enabled=True, port=broker.port)
     (sim,) = make_tables(tmp_path, settings, 1)
     # the arbiter's laptop and the table agree on the time of day (the table's is a fake clock)
-    arbiter = ArbiterClient(settings, client_id="arbiter-replay", wall=sim.clock.wall).start()
+    arbiter = ArbiterClient(settings, client_id="arbiter-replay", wall=sim.clock.wall,
+                            keyring=keyring(tmp_path)).start()
     try:
         play([sim], 4)
         assert wait_until(lambda: caught_up(arbiter, [sim]))
         sent = arbiter.send_command(1, {"what": "add-ring", "player": "black", "space": "d4",
-                                        "reason": "seen from the arbiter's desk"}, KEY.encode())
+                                        "reason": "seen from the arbiter's desk"}, ARBITER)
         assert wait_until(lambda: (sim.service(), len(sim.answers))[1] == 1)
         assert sim.answers[0].ok is True
         arbiter.publish_raw(1, json.dumps(sent).encode())  # the same bytes again
@@ -125,9 +129,9 @@ def test_a_replayed_command_over_mqtt_is_refused_and_journaled(
         assert sim.answers[1].ok is False and "replayed" in sim.answers[1].detail
         records = journal_records(sim)
         corrections = [r for r in records if r.get("ev") == "correct"]
-        refusals = [r for r in records if r.get("arbiter") == "command-refused"]
+        refusals = [r for r in records if r.get("arbiter") == "commands-refused"]
         assert len(corrections) == 1 and corrections[0]["nonce"] == sent["nonce"]
-        assert len(refusals) == 1 and refusals[0]["refused_nonce"] == sent["nonce"]
+        assert len(refusals) == 1 and "replayed 1" in refusals[0]["text"]
         assert wait_until(lambda: any(a["kind"] == "command"
                                       for a in arbiter.snapshot()["tables"][0]["alerts"]))
     finally:
@@ -137,7 +141,8 @@ def test_a_replayed_command_over_mqtt_is_refused_and_journaled(
 
 def test_a_finished_game_publishes_its_signed_result(tmp_path: Path, broker: Broker) -> None:
     settings = MqttSettings(enabled=True, port=broker.port)
-    arbiter = ArbiterClient(settings, client_id="arbiter-results").start()
+    arbiter = ArbiterClient(settings, client_id="arbiter-results",
+                            keyring=keyring(tmp_path)).start()
     (sim,) = make_tables(tmp_path, settings, 1)
     try:
         play([sim], 3)
@@ -167,33 +172,35 @@ def test_the_daemon_hooks_carry_commands_out_in_the_asyncio_loop(
     from companion.tamsk.game import Rules
     from companion.tamsk.table import Table
 
-    config = table_config(7, {"arbiter": {"club_key": KEY},
+    config = table_config(7, {"arbiter": table_arbiter(club_key=KEY),
                               "mqtt": {"enabled": True, "port": broker.port}})
     clock = FakeClock()
 
     async def daemon() -> list[str]:
-        hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
+        hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop(),
+                             table_key=TABLES[7])
         table = Table(clock, tmp_path, config=config, on_record=hooks.on_record)
         table.start_game(Rules(level=3), table=7)
         hooks.attach(table)
         loop_thread = threading.get_ident()
         ran_in: list[int] = []
-        original = hooks.run_command
+        original = hooks.run_screened
 
-        def traced(payload: bytes) -> None:
+        def traced(command: dict[str, Any]) -> None:
             ran_in.append(threading.get_ident())
-            original(payload)
+            original(command)
 
-        hooks.run_command = traced  # type: ignore[method-assign]
+        hooks.run_screened = traced  # type: ignore[method-assign]
         arbiter = ArbiterClient(MqttSettings(enabled=True, port=broker.port),
-                                client_id="arbiter-hooks", wall=clock.wall).start()
+                                client_id="arbiter-hooks", wall=clock.wall,
+                                keyring=keyring(tmp_path)).start()
         try:
             for _ in range(200):
                 if any(t.get("game") for t in arbiter.snapshot()["tables"]):
                     break
                 await asyncio.sleep(0.05)
             arbiter.send_command(7, {"what": "turn", "player": "black", "reason": "x"},
-                                 KEY.encode())
+                                 ARBITER)
             for _ in range(200):
                 if ran_in:
                     break
@@ -218,10 +225,11 @@ from pathlib import Path
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.settings import MqttSettings
 from companion.journal import JournalWriter
+from tests.arbiter.keys import TABLES
 path = Path(sys.argv[2])
 JournalWriter.create(path, {"game": "tamsk", "table": 9}).close()
 p = TablePublisher(MqttSettings(enabled=True, port=int(sys.argv[1])), 9,
-                   journal_path=lambda: path).start()
+                   journal_path=lambda: path, key=TABLES[9]).start()
 p.connected.wait(20)
 print("online", flush=True)
 threading.Event().wait()
@@ -235,7 +243,7 @@ def test_a_table_that_dies_is_shown_offline_by_its_last_will(
     import sys
 
     arbiter = ArbiterClient(MqttSettings(enabled=True, port=broker.port),
-                            client_id="arbiter-will").start()
+                            client_id="arbiter-will", keyring=keyring(tmp_path)).start()
     table = subprocess.Popen([sys.executable, "-c", PUBLISHER_SCRIPT, str(broker.port),
                               str(tmp_path / "t9.jsonl")], stdout=subprocess.PIPE)
     try:

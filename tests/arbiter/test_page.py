@@ -30,6 +30,7 @@ from companion.clock import FakeClock
 from companion.tamsk.simtable import SimulatedTable, table_config
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
+from tests.arbiter.keys import ARBITER, TABLES, keyring, table_arbiter
 
 PIN = "2468"
 KEY = "the club's sixteen-plus key"
@@ -44,6 +45,54 @@ CHROMIUM_FLAGS = [
 ]
 
 
+class PageSession:
+    """A browser's session with the page: the cookie and the CSRF token it was served with."""
+
+    def __init__(self, base: str, source: str | None = None) -> None:
+        import http.cookiejar
+
+        self.base = base.rstrip("/")
+        self.jar = http.cookiejar.CookieJar()
+        handlers: list[Any] = [urllib.request.HTTPCookieProcessor(self.jar)]
+        if source is not None:
+            handlers.append(SourceAddress(source))
+        self.opener = urllib.request.build_opener(*handlers)
+        with self.opener.open(self.base + "/arbiter", timeout=10) as answer:
+            html = answer.read().decode()
+        found = re.search(r'name="csrf-token" content="([0-9a-f]+)"', html)
+        assert found is not None
+        self.token = found.group(1)
+
+    def post(self, path: str, body: Any) -> tuple[int, dict[str, Any]]:
+        request = urllib.request.Request(
+            self.base + path, json.dumps(body).encode(),
+            {"Content-Type": "application/json", "X-CSRF-Token": self.token,
+             "Origin": self.base})
+        try:
+            with self.opener.open(request, timeout=30) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read())
+
+
+class SourceAddress(urllib.request.HTTPHandler):
+    """Connect from another loopback address (127.0.0.2: another client of the page)."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+    def http_open(self, req: Any) -> Any:
+        import http.client
+
+        address = self.address
+
+        def connection(host: str, **kw: Any) -> http.client.HTTPConnection:
+            return http.client.HTTPConnection(host, source_address=(address, 0), **kw)
+
+        return self.do_open(connection, req)
+
+
 @dataclass
 class Club:
     server: ArbiterServer
@@ -54,14 +103,9 @@ class Club:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.server.port}{path}"
 
-    def post(self, body: Any) -> tuple[int, dict[str, Any]]:
-        request = urllib.request.Request(self.url("/api/command"), json.dumps(body).encode(),
-                                         {"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as refused:
-            return refused.code, json.loads(refused.read())
+    def post(self, body: Any, session: PageSession | None = None) -> tuple[int, dict[str, Any]]:
+        """POST a command as the arbiter's page does (its cookie and CSRF token)."""
+        return (session or PageSession(self.url(""))).post("/api/command", body)
 
     def get(self, path: str) -> str:
         with urllib.request.urlopen(self.url(path), timeout=10) as answer:
@@ -80,13 +124,16 @@ def club(tmp_path: Path, broker: Broker) -> Iterator[Club]:
     for n in (1, 2):
         folder = tmp_path / f"table{n}"
         folder.mkdir()
-        config = table_config(n, {"arbiter": {"club_key": KEY}})
+        config = table_config(n, {"arbiter": table_arbiter(club_key=KEY)})
         tables.append(SimulatedTable(n, folder, FakeClock(), mqtt=mqtt, config=config, seed=n,
-                                     names={"red": f"Red{n}", "black": f"Black{n}"}))
+                                     names={"red": f"Red{n}", "black": f"Black{n}"},
+                                     key=TABLES[n]))
     wall = tables[0].clock.wall
-    client = ArbiterClient(mqtt, client_id="arbiter-page", wall=wall).start()
+    client = ArbiterClient(mqtt, client_id="arbiter-page", wall=wall,
+                           keyring=keyring(tmp_path)).start()
     settings = ArbiterSettings(pin_sha256=hash_pin(PIN), club_key=KEY, pin_attempts=2)
-    server = ArbiterServer(client, settings, port=0, log_dir=tmp_path / "log").start()
+    server = ArbiterServer(client, settings, port=0, log_dir=tmp_path / "log",
+                           signing_key=ARBITER).start()
     c = Club(server, client, tables, tmp_path / "log" / "arbiter-log.jsonl")
     try:
         c.step()
@@ -134,7 +181,7 @@ def test_a_correction_without_credentials_is_refused_and_logged(club: Club) -> N
     assert logged(club)[-1]["reason"] == "no credentials"
 
 
-def test_a_wrong_pin_is_refused_logged_and_locks_out(club: Club) -> None:
+def test_a_wrong_pin_is_refused_logged_and_locks_that_client_out(club: Club) -> None:
     assert club.post({"table": 1, "pin": "1111", "correction": CORRECTION})[0] == 403
     assert club.post({"table": 1, "pin": "2222", "correction": CORRECTION})[0] == 429
     assert club.post({"table": 1, "pin": PIN, "correction": CORRECTION})[0] == 429

@@ -5,11 +5,9 @@ from __future__ import annotations
 import csv
 import io
 
-import pytest
-
 from companion.arbiter.standings import (
     Pairing,
-    StandingsError,
+    number_rounds,
     pairing_from_result,
     round_sheet,
     standings,
@@ -88,11 +86,22 @@ def test_the_round_sheet_lists_the_round_and_the_standings() -> None:
     assert "½–½" in page and "Standings" in page and "round 2" not in page
 
 
-def test_a_result_record_without_a_round_is_refused() -> None:
+def test_a_result_record_without_a_round_still_counts() -> None:
+    """A game started without --round (every real game before tournaments) is not refused."""
     record = {"game": "tamsk", "table": 1, "round": None,
               "players": [{"colour": "red", "name": "A"}, {"colour": "black", "name": "B"}],
               "trf": {"red": "1", "black": "0"}, "margin": {"red": 1, "black": -1}}
-    with pytest.raises(StandingsError, match="round"):
-        pairing_from_result(record)
+    assert pairing_from_result(record).round == 0
+    rows = standings([pairing_from_result(record)])
+    assert [(r.name, r.points) for r in rows] == [("A", 1.0), ("B", 0.0)]
     record["round"] = 3
     assert pairing_from_result(record).codes == ("1", "0")
+
+
+def test_games_without_a_round_take_each_players_first_free_round() -> None:
+    games = number_rounds([game(0, 1, "Ann", "Bob", "1/0", 1), game(1, 2, "Cid", "Dee", "1/0", 1),
+                           game(0, 1, "Ann", "Cid", "1/0", 1)])
+    assert [g.round for g in games] == [1, 1, 2]
+    trf = to_trf(standings(games))
+    assert all(len(line) > 100 for line in trf.splitlines() if line.startswith("001")
+               and ("Ann" in line or "Cid" in line))

@@ -10,9 +10,11 @@ import pytest
 from companion.arbiter.commands import make_command
 from companion.arbiter.pin import hash_pin
 from companion.clock import FakeClock
+from companion.keys import SigningKey
 from companion.simulate import simulate_file
 from companion.tamsk.simtable import SimulatedTable, table_config
 from companion.verify import verify_path
+from tests.arbiter.keys import ARBITER, table_arbiter
 
 PIN = "2468"
 KEY = b"the club's sixteen-plus key"
@@ -25,8 +27,8 @@ def records(path: Path) -> list[dict[str, object]]:
 
 @pytest.fixture
 def table(tmp_path: Path) -> SimulatedTable:
-    config = table_config(4, {"arbiter": {"pin_sha256": hash_pin(PIN), "club_key": KEY.decode(),
-                                          "pin_attempts": 2, "pin_lockout_s": 30.0}})
+    config = table_config(4, {"arbiter": table_arbiter(
+        pin_sha256=hash_pin(PIN), club_key=KEY.decode(), pin_attempts=2, pin_lockout_s=30.0)})
     clock = FakeClock()
     sim = SimulatedTable(4, tmp_path, clock, config=config, seed=3,
                          names={"red": "Ann", "black": "Bob"})
@@ -44,7 +46,7 @@ def journal(sim: SimulatedTable) -> Path:
 
 def command(sim: SimulatedTable, correction: dict[str, object], **kw: object) -> dict[str, object]:
     fields: dict[str, object] = {"table": 4, "game": sim.station.game_id,
-                                 "key": KEY, "issued": sim.clock.wall()}
+                                 "key": ARBITER, "issued": sim.clock.wall()}
     fields.update(kw)
     return make_command(correction, **fields)  # type: ignore[arg-type]
 
@@ -93,36 +95,66 @@ def test_a_signed_command_is_carried_out_and_journaled(table: SimulatedTable) ->
     assert last["ev"] == "correct" and last["auth"] == "command" and last["nonce"] == cmd["nonce"]
 
 
-def test_a_replayed_command_is_refused_and_journaled(table: SimulatedTable) -> None:
+def test_a_replayed_command_is_refused_and_summarised(table: SimulatedTable) -> None:
     cmd = command(table, {"what": "add-ring", "player": "black", "space": "d4", "reason": "x"})
     payload = json.dumps(cmd).encode()
     assert table.station.command(payload).ok is True
     again = table.station.command(payload)
     assert again.ok is False and "replayed" in again.detail
     last = records(journal(table))[-1]
-    assert last["ev"] == "note" and last["arbiter"] == "command-refused"
+    assert last["ev"] == "note" and last["arbiter"] == "commands-refused"
+    assert "replayed 1" in str(last["text"])
     game = table.table.game
     assert game is not None and game.rings_on.get("d4") == 1  # applied once
 
 
-def test_a_replay_stays_refused_after_the_table_restarts(table: SimulatedTable,
-                                                         tmp_path: Path) -> None:
+def test_refused_commands_are_summarised_at_most_once_a_minute(table: SimulatedTable) -> None:
+    before = len(records(journal(table)))
+    for _ in range(200):
+        cmd = command(table, {"what": "turn", "player": "black", "reason": "x"},
+                      key=SigningKey.generate())
+        assert table.station.command(json.dumps(cmd)).ok is False
+        table.clock.advance(0.25)  # 50 s: four a second, within the rate limit
+    notes = [r for r in records(journal(table))[before:] if r.get("arbiter")]
+    assert len(notes) == 1 and "signature 1" in str(notes[0]["text"])  # the first, at once
+    table.clock.advance(11.0)
+    table.station.command(b"not even json")
+    notes = [r for r in records(journal(table))[before:] if r.get("arbiter")]
+    assert len(notes) == 2 and "signature 199" in str(notes[1]["text"])
+    assert len(records(journal(table))) == before + 2
+
+
+def test_a_burst_of_commands_beyond_the_rate_limit_is_dropped_unchecked(
+    table: SimulatedTable,
+) -> None:
+    forged = json.dumps(command(table, {"what": "turn", "player": "black", "reason": "x"},
+                                key=SigningKey.generate()))
+    details = [table.station.command(forged).detail for _ in range(50)]
+    assert sum("rate limit" in d for d in details) >= 35
+    good = command(table, {"what": "turn", "player": "black", "reason": "x"})
+    assert table.station.command(json.dumps(good)).ok is False  # still within the burst's wait
+    table.clock.advance(1.0)
+    good = command(table, {"what": "add-ring", "player": "black", "space": "d4", "reason": "x"})
+    assert table.station.command(json.dumps(good)).ok is True
+
+
+def test_used_nonces_are_read_back_from_a_journal_with_a_damaged_line(
+    table: SimulatedTable,
+) -> None:
     cmd = command(table, {"what": "turn", "player": "black", "reason": "x"})
     table.station.command(json.dumps(cmd))
-    from companion.tamsk.arbiter import TamskStation as ArbiterStation
-    from companion.tamsk.table import Table
-
-    again = Table(table.clock, tmp_path, config=table.config)
-    again.resume(journal(table))
-    station = ArbiterStation(again, table.clock)
-    outcome = station.command(json.dumps(cmd))
-    assert outcome.ok is False and "replayed" in outcome.detail
+    with open(journal(table), "ab") as f:
+        f.write(b"\xff\xfe not UTF-8 at all \x80 \"nonce\"\n")
+    table.station.gate.seen.clear()
+    table.station._remembered = None  # as after a restart
+    table.station.remember_nonces()
+    assert table.station.gate.seen == {cmd["nonce"]}
 
 
 @pytest.mark.parametrize(
     ("change", "why"),
     [
-        ({"key": b"another club's key, long enough"}, "signature"),
+        ({"key": SigningKey.generate()}, "signature"),
         ({"table": 5}, "table 5"),
         ({"game": "0123456789abcdef"}, "another game"),
         ({"issued": 0.0}, "stale"),
@@ -172,3 +204,12 @@ def test_tournament_options_persist_and_apply_to_the_next_game(table: SimulatedT
     table.station.correct({"what": "next-round", "round": 2, "reason": "x"}, auth="pin")
     game = table.table.game
     assert game is not None and game.rules.level == 2 and game.rules.period("r3") == 175.0
+
+
+def test_a_table_refuses_a_config_whose_arbiter_key_is_not_a_key(tmp_path: Path) -> None:
+    from companion import config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[arbiter]\narbiter_key = "companion-ed25519 not-base64!"\n')
+    with pytest.raises(config.ConfigError, match="arbiter_key"):
+        config.load(path)

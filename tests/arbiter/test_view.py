@@ -9,6 +9,7 @@ from typing import Any
 from companion.arbiter import topics
 from companion.arbiter.view import ArbiterView
 from companion.journal import JournalWriter
+from tests.arbiter.keys import TrustingView
 
 PREFIX = "companion"
 
@@ -56,7 +57,7 @@ MOVES = [
 
 def test_events_in_order_are_applied_once(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES)
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, records)
     feed(view, records[1:])  # the same ids again
     assert view.records(1) == records
@@ -67,7 +68,7 @@ def test_events_in_order_are_applied_once(tmp_path: Path) -> None:
 
 def test_a_record_ahead_of_its_turn_waits_and_the_gap_is_asked_for(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES)
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, records[:1])
     asks = feed(view, [records[2]], now=1.0)
     game = records[0]["hash"][:16]
@@ -81,7 +82,7 @@ def test_a_record_ahead_of_its_turn_waits_and_the_gap_is_asked_for(tmp_path: Pat
 
 def test_a_gap_is_asked_for_again_later(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES)
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, [records[0], records[2]], now=0.0)
     assert view.tick(0.5) == []
     assert len(view.tick(1.5)) == 1
@@ -89,7 +90,7 @@ def test_a_gap_is_asked_for_again_later(tmp_path: Path) -> None:
 
 def test_a_retained_state_ahead_of_us_asks_for_the_rest(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES)
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     game = records[0]["hash"][:16]
     state = {"table": 1, "game": game, "seq": 3}
     asks = view.handle(topics.topic(PREFIX, 1, "state"), json.dumps(state).encode(), 0.0)
@@ -100,7 +101,7 @@ def test_a_retained_state_ahead_of_us_asks_for_the_rest(tmp_path: Path) -> None:
 def test_a_broken_chain_is_an_alert(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES)
     records[2] = {**records[2], "prev": "f" * 64}
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, records)
     kinds = [a["kind"] for a in view.table_json(1, 0.0)["alerts"]]
     assert "chain" in kinds
@@ -108,7 +109,7 @@ def test_a_broken_chain_is_an_alert(tmp_path: Path) -> None:
 
 def test_an_event_whose_id_does_not_match_is_ignored(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES)
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     name, body = message(records[0])
     forged = json.loads(body)
     forged["id"] = "t9/x/0"
@@ -118,7 +119,7 @@ def test_an_event_whose_id_does_not_match_is_ignored(tmp_path: Path) -> None:
 
 def test_a_glass_under_ten_seconds_is_an_alert(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES[:1])
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, records, now=100.0)
     assert not view.table_json(1, now=250.0)["alerts"]
     alerts = view.table_json(1, now=272.0)["alerts"]  # r1 turned at 3.0: 8 s left at 175.0
@@ -128,7 +129,7 @@ def test_a_glass_under_ten_seconds_is_an_alert(tmp_path: Path) -> None:
 
 def test_a_15_second_overrun_is_an_alert(tmp_path: Path) -> None:
     records = journal(tmp_path, MOVES[:1] + [{"t": 4.0, "ev": "timer15", "player": "red"}])
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, records, now=0.0)
     assert view.table_json(1, now=10.0)["timer15"]["remaining"] == 5.0
     alerts = view.table_json(1, now=16.0)["alerts"]
@@ -137,14 +138,14 @@ def test_a_15_second_overrun_is_an_alert(tmp_path: Path) -> None:
 
 def test_a_refused_input_is_an_alert(tmp_path: Path) -> None:
     records = journal(tmp_path, [{"t": 2.0, "ev": "release", "glass": "b1", "to": "c1"}])
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, records)
     alerts = view.table_json(1, 0.0)["alerts"]
     assert alerts[0]["kind"] == "refused" and "red's turn" in alerts[0]["text"]
 
 
 def test_a_table_offline_is_an_alert(tmp_path: Path) -> None:
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     body = json.dumps({"table": 2, "status": "offline"}).encode()
     view.handle(topics.topic(PREFIX, 2, "status"), body, 0.0)
     assert view.table_json(2, 0.0)["alerts"] == [{"kind": "offline",
@@ -154,8 +155,19 @@ def test_a_table_offline_is_an_alert(tmp_path: Path) -> None:
 def test_each_table_keeps_its_own_games(tmp_path: Path) -> None:
     one = journal(tmp_path, MOVES, table=1)
     two = journal(tmp_path, MOVES[:1], table=2)
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     feed(view, one, table=1)
     feed(view, two, table=2)
     assert view.records(1) == one and view.records(2) == two
     assert [t["table"] for t in view.snapshot(0.0)["tables"]] == [1, 2]
+
+
+def test_forged_tables_cannot_grow_the_view_without_bound() -> None:
+    from companion.arbiter.view import MAX_UNVERIFIED_TABLES
+
+    view = ArbiterView(PREFIX)  # nothing enrolled: every table is unverified
+    for n in range(1, 1001):
+        view.handle(topics.topic(PREFIX, n, "state"), b'{"table": 1}', 0.0)
+    assert len(view.tables) == MAX_UNVERIFIED_TABLES
+    assert view.dropped == 1000 - MAX_UNVERIFIED_TABLES
+    assert all(t["status"] == "unverified" for t in view.snapshot(0.0)["tables"])

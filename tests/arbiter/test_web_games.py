@@ -32,6 +32,7 @@ from companion.journal import JournalWriter
 from companion.tokami.simulate import simulate as simulate_tokami
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
+from tests.arbiter.keys import TABLES, TrustingView, enrolled
 
 PREFIX = "companion"
 
@@ -99,7 +100,7 @@ def tokami(tmp_path: Path) -> list[dict[str, Any]]:
 def test_a_tantrix_table_shows_its_tiles_forced_spaces_bag_turn_and_scores(
     tantrix: list[dict[str, Any]],
 ) -> None:
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 1, tantrix)
     shown = view.table_json(1, now=0.0)
     state = shown["tantrix"]
@@ -117,7 +118,7 @@ def test_a_tantrix_table_shows_its_tiles_forced_spaces_bag_turn_and_scores(
 def test_the_tantrix_state_is_what_simulate_reports(tantrix: list[dict[str, Any]]) -> None:
     from companion.tantrix.simulate import simulate
 
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 1, tantrix)
     expected = simulate(TANTRIX_HEADER, list(enumerate(TANTRIX_MOVES, start=2)))
     state = view.table_json(1, now=0.0)["tantrix"]
@@ -130,7 +131,7 @@ def test_a_refused_tantrix_placement_is_an_alert_for_a_while(
 ) -> None:
     records = journal(tmp_path / "refused.jsonl", TANTRIX_HEADER,
                       [*TANTRIX_MOVES, TANTRIX_REFUSED])
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 1, records, now=100.0)
     alerts = view.table_json(1, now=100.0)["alerts"]
     assert [a["kind"] for a in alerts] == ["refused"]
@@ -142,7 +143,7 @@ def test_a_refused_tantrix_placement_is_an_alert_for_a_while(
 def test_a_tokami_table_shows_its_standings_round_turn_and_blocks(
     tokami: list[dict[str, Any]],
 ) -> None:
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 2, tokami)
     shown = view.table_json(2, now=0.0)
     state = shown["tokami"]
@@ -158,7 +159,7 @@ def test_a_tokami_table_shows_its_standings_round_turn_and_blocks(
 def test_a_refused_tokami_turn_is_an_alert(tmp_path: Path) -> None:
     records = journal(tmp_path / "refused.jsonl", TOKAMI_HEADER,
                       [*TOKAMI_MOVES, TOKAMI_REFUSED])
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 2, records)
     shown = view.table_json(2, now=0.0)
     assert [a["kind"] for a in shown["alerts"]] == ["refused"]
@@ -167,7 +168,7 @@ def test_a_refused_tokami_turn_is_an_alert(tmp_path: Path) -> None:
 
 
 def test_a_keypad_table_offline_is_an_alert(tokami: list[dict[str, Any]]) -> None:
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 2, tokami)
     body = json.dumps({"table": 2, "status": "offline"}).encode()
     view.handle(topics.topic(PREFIX, 2, "status"), body, 0.0)
@@ -181,7 +182,7 @@ def test_a_retained_snapshot_shows_a_keypad_game_before_its_events(
     state = TOKAMI_STATE
     game = tokami[0]["hash"][:16]
     snapshot = {"table": 2, "game": game, "seq": 2, "header": TOKAMI_HEADER, "state": state}
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     view.handle(topics.topic(PREFIX, 2, "state"), json.dumps(snapshot).encode(), 0.0)
     shown = view.table_json(2, now=0.0)
     assert shown["from_snapshot"] and shown["seq"] == 2 and shown["game"] == game
@@ -192,7 +193,7 @@ def test_a_retained_snapshot_shows_a_keypad_game_before_its_events(
 
 def test_a_keypad_journal_whose_header_cannot_be_played_shows_no_board(tmp_path: Path) -> None:
     records = journal(tmp_path / "bad.jsonl", {"game": "tantrix", "players": ["red"]}, [])
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 3, records)
     shown = view.table_json(3, now=0.0)
     assert shown["kind"] == "tantrix" and "tantrix" not in shown and "board" not in shown
@@ -233,7 +234,7 @@ def get(port: int, path: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def page(tantrix: list[dict[str, Any]], tokami: list[dict[str, Any]]) -> Iterator[int]:
-    view = ArbiterView(PREFIX)
+    view = TrustingView(PREFIX)
     publish(view, 1, tantrix)
     publish(view, 2, tokami)
     server = ArbiterServer(ViewSource(view), ArbiterSettings(), port=0).start()
@@ -299,11 +300,12 @@ def test_keypad_tables_through_the_broker_reach_the_page_and_a_browser(
         path.parent.mkdir()
     writers = {1: JournalWriter.create(paths[1], TANTRIX_HEADER),
                2: JournalWriter.create(paths[2], TOKAMI_HEADER)}
-    publishers = {n: TablePublisher(mqtt, n, client_id=f"keypad-{n}") for n in paths}
+    publishers = {n: TablePublisher(mqtt, n, client_id=f"keypad-{n}", key=TABLES[n])
+                  for n in paths}
     for n, pub in publishers.items():
         pub.bind(journal_of(paths[n]))
         pub.start()
-    client = ArbiterClient(mqtt, client_id="arbiter-keypad").start()
+    client = ArbiterClient(mqtt, client_id="arbiter-keypad", keyring=enrolled()).start()
     server = ArbiterServer(client, ArbiterSettings(), port=0).start()
     try:
         for n, moves in ((1, TANTRIX_MOVES[:4]), (2, TOKAMI_MOVES[:1])):

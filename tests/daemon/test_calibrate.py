@@ -100,6 +100,7 @@ def test_new_game_writes_a_journal_header_with_the_calibration(tmp_path: Path) -
             "Jiří",
             "--table",
             "4",
+            "--as-root",  # when the tests run as root: a test folder, no service appends
         ],
         capture_output=True,
         text=True,

@@ -55,7 +55,11 @@ class Systemd:
         return line
 
 
-def start(journals: Path, notify: Path) -> subprocess.Popen[str]:
+def start(journals: Path, notify: Path, wall_clock: str = "trusted") -> subprocess.Popen[str]:
+    """The daemon on mock pins; ``wall_clock`` as in the config (this test machine's own
+    clock may or may not be NTP-synchronised: each test says which table it means)."""
+    config = journals.parent / f"wall-{wall_clock}.toml"
+    config.write_text(f'[table]\nwall_clock = "{wall_clock}"\n')
     env = dict(os.environ, NOTIFY_SOCKET=str(notify), WATCHDOG_USEC="2000000")
     env.pop("WATCHDOG_PID", None)  # no PID: the watchdog is for whoever reads it
     return subprocess.Popen(
@@ -64,6 +68,8 @@ def start(journals: Path, notify: Path) -> subprocess.Popen[str]:
             "-m",
             "companion.cli",
             "run",
+            "--config",
+            str(config),
             "--backend",
             "mock",
             "--journal-dir",

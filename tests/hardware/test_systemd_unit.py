@@ -266,3 +266,17 @@ def test_systemd_sysusers_would_create_the_user_and_groups(tmp_path: Path) -> No
     assert re.search(r"(Creating|Would create) user 'companion'", output), output
     for group in ("gpio", "i2c", "dialout", "input", "spi"):
         assert re.search(rf"(Creating|Would create) group '{group}'", output), group
+
+
+def test_the_daemon_runs_before_ordinary_processes_but_below_kernel_interrupts(
+    service: dict[str, list[str]],
+) -> None:
+    """A timekeeper: real-time FIFO at a low priority (the kernel's IRQ threads run at 50)."""
+    assert one(service, "CPUSchedulingPolicy") == "fifo"
+    assert 1 <= int(one(service, "CPUSchedulingPriority")) < 50
+    assert int(one(service, "Nice")) < 0  # if a drop-in forbids real time
+
+
+def test_journal_writes_go_ahead_of_other_processes_io(service: dict[str, list[str]]) -> None:
+    assert one(service, "IOSchedulingClass") == "realtime"
+    assert 0 <= int(one(service, "IOSchedulingPriority")) <= 7

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,11 +15,13 @@ from companion.replay.gif import (
     LAST_MS,
     MIN_MS,
     per_move,
+    picture,
     real_time,
+    stream,
     write_gif,
     write_pngs,
 )
-from tests.replay.games import scenario
+from tests.replay.games import TANTRIX, scenario
 
 
 def read_gif(path: Path) -> list[int]:
@@ -90,3 +95,103 @@ def test_one_png_per_move(tmp_path: Path) -> None:
     with Image.open(paths[0]) as first, Image.open(paths[-1]) as last:
         assert first.size == last.size == (760, 540)
         assert first.tobytes() != last.tobytes()
+
+
+# ---------------------------------------------------------------- streamed, frame for frame
+
+
+def pillow_gif(images: list[Image.Image], durations: list[int]) -> bytes:
+    """The GIF as it was written before streaming: Pillow's ``save_all`` holding every frame."""
+    out = io.BytesIO()
+    images[0].save(out, format="GIF", save_all=True, append_images=images[1:],
+                   duration=durations, loop=0, optimize=False)
+    return out.getvalue()
+
+
+def shown(data: bytes) -> list[tuple[bytes, int]]:
+    """What a viewer shows: each picture's RGB pixels and for how long, a picture equal to the
+    one before it counted as one picture held for both times."""
+    out: list[tuple[bytes, int]] = []
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.info.get("loop") == 0
+        for k in range(im.n_frames):
+            im.seek(k)
+            pixels = im.convert("RGB").tobytes()
+            ms = int(im.info["duration"])
+            if out and out[-1][0] == pixels:
+                out[-1] = (pixels, out[-1][1] + ms)
+            else:
+                out.append((pixels, ms))
+    return out
+
+
+def streamed(images: list[Image.Image], durations: list[int]) -> bytes:
+    out = io.BytesIO()
+    stream(iter(images), iter(durations), out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["p01_opening_and_claim", "p02_forfeit_adjusted"])
+@pytest.mark.parametrize("speed", [None, 10.0])
+def test_a_streamed_gif_shows_the_same_pictures_as_the_whole_game_in_memory(
+    name: str, speed: float | None
+) -> None:
+    replay = load(scenario(name))
+    plan = real_time(replay, speed) if speed else per_move(replay)
+    images = [picture(replay, f) for f in plan.frames]
+    old = shown(pillow_gif(images, plan.durations))
+    new = shown(streamed(images, plan.durations))
+    assert len(new) == len(old)
+    assert [ms for _, ms in new] == [ms for _, ms in old]
+    assert all(a == b for (a, _), (b, _) in zip(new, old, strict=True))
+
+
+def test_a_tantrix_gif_streams_frame_for_frame_too() -> None:
+    replay = load(TANTRIX[0])
+    plan = per_move(replay)
+    images = [picture(replay, f) for f in plan.frames]
+    assert shown(streamed(images, plan.durations)) == shown(pillow_gif(images, plan.durations))
+
+
+def test_identical_pictures_in_a_row_become_one_held_for_their_summed_time() -> None:
+    replay = load(scenario("p01_opening_and_claim"))
+    a, b = picture(replay, replay.frames[0]), picture(replay, replay.frames[3])
+    images, durations = [a, a, a, b, b, a], [100, 200, 300, 400, 500, 600]
+    data = streamed(images, durations)
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.n_frames == 3
+    assert [ms for _, ms in shown(data)] == [600, 900, 600]
+    assert shown(data) == shown(pillow_gif(images, durations))
+
+
+def test_a_gif_of_no_picture_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least one picture"):
+        stream(iter([]), iter([]), io.BytesIO())
+
+
+def test_a_long_game_is_drawn_one_picture_at_a_time(tmp_path: Path) -> None:
+    """No more than two pictures are alive while a GIF is written (the memory bound that lets
+    an 800-move game be drawn on a 512 MB Pi)."""
+    replay = load(scenario("p01_opening_and_claim"))
+    plan = per_move(replay)
+    alive: list[int] = []
+    live = 0
+
+    def pictures() -> Iterator[Image.Image]:
+        nonlocal live
+        for f in plan.frames:
+            im = picture(replay, f)
+            live += 1
+            alive.append(live)
+            weakref.finalize(im, lambda: _dec())
+            yield im
+            del im
+
+    def _dec() -> None:
+        nonlocal live
+        live -= 1
+
+    with open(tmp_path / "g.gif", "wb") as out:
+        stream(pictures(), plan.durations, out)
+    assert len(alive) == len(plan.frames)
+    assert max(alive) <= 2

@@ -61,14 +61,31 @@ def test_the_page_holds_every_frame_and_the_move_list_jumps_to_them() -> None:
     replay = load(scenario("p02_forfeit_adjusted"))
     links = Links()
     links.feed(page(replay))
-    frames = json.loads(links.frames)
+    data = json.loads(links.frames)
+    frames, parts = data["frames"], data["parts"]
     assert [f["label"] for f in frames] == [f.label for f in replay.frames]
     items = [a for t, a in links.elements if t == "li"]
     assert [int(a["data-frame"] or -1) for a in items] == list(range(len(replay.frames)))
     slider = next(a for t, a in links.elements if a.get("id") == "slider")
     assert slider["type"] == "range" and slider["max"] == str(len(frames) - 1)
     for f in frames:
-        ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{f["svg"]}</g>')
+        svg = "".join(parts[k] for k in f["svg"])
+        ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{svg}</g>')
+
+
+def test_each_piece_of_a_frame_is_written_once_and_frames_list_their_pieces() -> None:
+    """A page grows with what changes between frames, not with frames times the board."""
+    replay = load(scenario("p01_opening_and_claim"))
+    links = Links()
+    links.feed(page(replay))
+    data = json.loads(links.frames)
+    parts = data["parts"]
+    assert len(set(parts)) == len(parts)
+    used = {k for f in data["frames"] for k in f["svg"]}
+    assert used == set(range(len(parts)))
+    # one move changes two spaces and a glass: the first two frames share most pieces
+    first, second = data["frames"][0]["svg"], data["frames"][1]["svg"]
+    assert len(set(first) & set(second)) >= 30
 
 
 def test_a_frame_cannot_end_the_script_block_early() -> None:

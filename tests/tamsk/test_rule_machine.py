@@ -264,6 +264,18 @@ class TamskMachine(RuleBasedStateMachine):
             again.apply(event)
         assert again.snapshot() == self.game.snapshot()
 
+    @invariant()
+    def the_screens_live_state_is_the_full_state_with_the_records_counted(self) -> None:
+        """What the table draws ten times a second (``history=False``) says everything the
+        full state says, except the records that only grow: those are counted, and only the
+        latest penalty is given (so a frame costs the same at move 500 as at move 5)."""
+        full = self.game.snapshot()
+        live = self.game.snapshot(history=False)
+        records = ("penalties", "violations", "passes", "bonus_rings", "corrections", "undone")
+        assert live.pop("history") == {k: len(full[k]) for k in records}
+        assert live.pop("penalties") == full["penalties"][-1:]
+        assert live == {k: v for k, v in full.items() if k not in records}
+
 
 TamskMachine.TestCase.settings = settings(
     max_examples=EXAMPLES,

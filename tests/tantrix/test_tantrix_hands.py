@@ -261,3 +261,17 @@ def test_a_random_game_with_hands_never_violates_the_obligation(
         {"game": "tantrix", "players": list(players), "hands": True}, numbered(rg.events)
     )
     assert out["violations"] == [] and out["placed"] == 56 and out["bag"] == 0
+
+
+def test_with_hands_an_arbiter_take_back_is_refused_but_his_result_applies() -> None:
+    events: list[dict[str, object]] = [
+        {"ev": "starter", "draws": {"red": 12, "yellow": 40}},
+        *({"ev": "draw", "player": "yellow", "tile": t} for t in range(1, 7)),
+        {"ev": "place", "tile": 1, "q": 0, "r": 0, "rot": 0},
+        {"ev": "correct", "what": "take-back", "reason": "wrong tile", "by": "arbiter"},
+        {"ev": "correct", "what": "result", "winner": "red", "reason": "forfeit", "by": "arbiter"},
+    ]
+    out = simulate({"game": "tantrix", "players": ["red", "yellow"], "hands": True},
+                   numbered(events))
+    assert [v["kind"] for v in out["violations"]] == ["correction"]
+    assert out["placed"] == 1 and out["over"] and out["winner"] == "red"

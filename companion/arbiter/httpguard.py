@@ -1,0 +1,171 @@
+"""Connection limits for the arbiter's page: a cap on connections and header/idle time-outs.
+
+aiohttp bounds what a request may carry (``client_max_size``, header line and field sizes) and
+closes a keep-alive connection after ``keepalive_timeout``, but it has no cap on open
+connections and no limit on how long a client may take to send its request's head: a thousand
+sockets opened and left silent (or fed one byte a minute) would hold the page's file
+descriptors. :class:`ConnectionGuard` wraps aiohttp's protocol (one :class:`GuardedProtocol`
+per connection, passing everything through) and, once a second:
+
+- closes a connection that has not sent a whole request head ``header_timeout`` seconds after
+  it opened or after it started a new request;
+- closes a connection idle (no request in progress) for ``idle_timeout`` seconds;
+
+and when ``max_connections`` are open, makes room for a new one by closing the connection idle
+the longest (so silent sockets never lock the arbiter out); only when every connection is busy
+with a request (live streams included) is the newcomer refused.
+
+A request is "in progress" from the moment aiohttp hands it to the application (the
+:meth:`ConnectionGuard.middleware` marks it) until its response is done; reading its body is
+bounded by the handler itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_connections: int = 256
+    header_timeout: float = 10.0
+    idle_timeout: float = 30.0
+    sweep_every: float = 1.0
+
+
+class GuardedProtocol(asyncio.Protocol):
+    """aiohttp's protocol for one connection, with the guard's bookkeeping around it."""
+
+    def __init__(self, inner: Any, guard: ConnectionGuard) -> None:
+        self.inner = inner
+        self.guard = guard
+        self.transport: asyncio.Transport | None = None
+        self.active = 0  # requests in progress
+        self.waiting_since: float | None = None  # a request head is due since then
+        self.idle_since = 0.0
+        self.refused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        now = self.guard.now()
+        self.waiting_since = now
+        self.idle_since = now
+        if not self.guard.admit(self):
+            self.refused = True
+            transport.abort()
+            return
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
+        if self.active == 0 and self.waiting_since is None:
+            self.waiting_since = self.guard.now()
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        if self.refused:
+            return None
+        return bool(self.inner.eof_received())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.guard.remove(self)
+        if not self.refused:
+            self.inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        if not self.refused:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if not self.refused:
+            self.inner.resume_writing()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+
+class ConnectionGuard:
+    """Every open connection of one server, with the limits above."""
+
+    def __init__(self, limits: Limits, loop: asyncio.AbstractEventLoop) -> None:
+        self.limits = limits
+        self.loop = loop
+        self.open: dict[Any, GuardedProtocol] = {}  # transport -> connection
+        self.closed_idle = 0
+        self.closed_slow = 0
+        self.refused = 0
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def now(self) -> float:
+        return self.loop.time()
+
+    def factory(self, make: Callable[[], Any]) -> Callable[[], GuardedProtocol]:
+        """A protocol factory for ``loop.create_server`` around aiohttp's (``make``)."""
+        return lambda: GuardedProtocol(make(), self)
+
+    def start(self) -> None:
+        self._sweeper = self.loop.create_task(self._sweep_forever())
+
+    def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+
+    def admit(self, conn: GuardedProtocol) -> bool:
+        if len(self.open) >= self.limits.max_connections:
+            idle = [c for c in self.open.values() if c.active == 0]
+            if not idle:
+                self.refused += 1
+                return False
+            oldest = min(idle, key=lambda c: c.idle_since)
+            self.open.pop(oldest.transport, None)
+            self.closed_idle += 1
+            oldest.close()
+        self.open[conn.transport] = conn
+        return True
+
+    def remove(self, conn: GuardedProtocol) -> None:
+        if self.open.get(conn.transport) is conn:
+            del self.open[conn.transport]
+
+    def sweep(self) -> None:
+        now = self.now()
+        for conn in list(self.open.values()):
+            if conn.active:
+                continue
+            if conn.waiting_since is not None and (
+                now - conn.waiting_since > self.limits.header_timeout
+            ):
+                self.closed_slow += 1
+                conn.close()
+            elif conn.waiting_since is None and now - conn.idle_since > self.limits.idle_timeout:
+                self.closed_idle += 1
+                conn.close()
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_every)
+            self.sweep()
+
+    @web.middleware
+    async def middleware(
+        self, request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse:
+        conn = self.open.get(request.transport)
+        if conn is None:
+            return await handler(request)
+        conn.active += 1
+        conn.waiting_since = None
+        try:
+            return await handler(request)
+        finally:
+            conn.active -= 1
+            conn.idle_since = self.now()

@@ -1,0 +1,66 @@
+"""How a Tantrix game counts in a tournament: the win, then tournament points (TP).
+
+Tantrix tournaments rank by wins and break ties on the score difference, counted as
+*Tournament Points* ("TP": the tantrix.com online tournament rules, rule 9 "Tournament
+scoring", https://tournaments.tantrix.co.uk/rules.shtml, and the table rules at
+https://www.tantrix.com/english/TantrixTableTournamentRules.html). A game is worth 20 TP
+between its two players: each starts from 10 and gains the score difference (his points minus
+the opponent's), kept within 0 and 20 (:data:`TP_PER_GAME`). The rules' time penalty moves TP
+from one player to the other, which is why TP are shared this way; the companion does not take
+time penalties (the arbiter adjusts the result with a correction instead).
+
+- **Wins** (games): a win 1, a tie ½, a loss 0; a forfeit or a bye is a win.
+- **TP** (tournament points): 10 plus the score difference, within 0-20; a forfeit or a bye
+  gives 20 to the winner and 0 to the loser; a result typed without scores gives 10 each.
+- **Score difference** (points): one's line/loop points minus the opponent's, summed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.tournament.record import Column, GameRecord, header_int, header_names
+
+TP_PER_GAME = 20
+
+COLUMNS = (
+    Column("wins", "Wins", "games", "win 1, tie ½, loss 0 (a forfeit or a bye: 1)"),
+    Column("tp", "TP", "tournament points",
+           "10 plus the score difference, within 0 and 20, per game"),
+    Column("diff", "Score difference", "points", "own points minus the opponent's, summed"),
+)
+
+
+def contributions(record: GameRecord) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    half = TP_PER_GAME // 2
+    players = record.players
+    for name in players:
+        share = {"wins": record.points(name), "tp": float(half), "diff": 0.0}
+        if len(players) == 1 or record.forfeit:
+            share["tp"] = float(TP_PER_GAME if record.winner == name else 0)
+        elif record.score is not None:
+            other = players[1] if name == players[0] else players[0]
+            diff = record.score[name] - record.score[other]
+            share["diff"] = float(diff)
+            share["tp"] = float(min(TP_PER_GAME, max(0, half + diff)))
+        out[name] = share
+    return out
+
+
+def record(header: Mapping[str, Any], state: Mapping[str, Any]) -> GameRecord:
+    from companion.tantrix.arbiter import result
+
+    outcome = result(state)
+    names = header_names(header, outcome.colours)
+    winner = outcome.winner
+    return GameRecord(
+        players=tuple(names[c] for c in outcome.colours),
+        winner=names[winner] if winner in names else winner,
+        round=header_int(header, "round"),
+        table=header_int(header, "table"),
+        forfeit=outcome.forfeit,
+        score={names[c]: v for c, v in outcome.score.items()},
+        reason=outcome.reason,
+    )
