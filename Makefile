@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean rule-machine
+.PHONY: demo test lint typecheck bench clean rule-machine catalogs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -12,8 +12,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# `LANG=fr make demo` (or cs): the OLED in the players' language.
 demo: $(STAMP)
-	$(BIN)/companion demo
+	$(BIN)/companion demo $(if $(filter fr% cs% en%,$(LANG)),--lang $(LANG))
+
+# The players' language: extract the marked strings, merge them into each language's .po, then
+# compile the .mo files the package ships (committed with their .po; tests/test_i18n.py checks
+# they are current). Translate the new entries in the .po files between the two steps.
+LOCALES := companion/locale
+catalogs: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --no-location --sort-output \
+		--project companion --copyright-holder "companion authors" -o $(LOCALES)/companion.pot companion
+	$(BIN)/pybabel update -D companion -i $(LOCALES)/companion.pot -d $(LOCALES) --no-fuzzy-matching
+	$(BIN)/pybabel compile -D companion -d $(LOCALES) --statistics
 
 lint: $(STAMP)
 	$(BIN)/ruff check companion tests bench firmware hardware

@@ -32,15 +32,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from companion.arbiter.signing import arbiter_key_path, keyring_path
+    from companion.keys import KeyFileError, Keyring, PublicKey
     from companion.verify import verify_path
 
+    key = keyring = None
+    arbiter: tuple[PublicKey, ...] = ()
     try:
-        verdict = verify_path(args.file)
+        cfg = config_for_command(args.config)
+        if args.key:
+            key = PublicKey.from_file_or_line(args.key)
+        else:
+            keyring = Keyring.load(args.keyring or keyring_path(cfg))
+        if args.arbiter_key:
+            arbiter = (PublicKey.from_file_or_line(args.arbiter_key),)
+        else:  # on the arbiter's laptop, his own key (the public half is enough)
+            from companion.keys import public_path
+
+            own = public_path(arbiter_key_path(cfg))
+            if own.is_file():
+                arbiter = (PublicKey.from_file_or_line(str(own)),)
+    except KeyFileError as exc:
+        print(f"companion verify: {exc}", file=sys.stderr)
+        return 2
+    try:
+        verdict = verify_path(
+            args.file, key=key, keyring=keyring, against=args.against, arbiter_keys=arbiter
+        )
     except OSError as exc:
-        print(f"companion verify: {args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"companion verify: {exc.filename or args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     except MalformedInput as exc:  # a line beyond the readers' limits
         print(f"companion verify: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # a station record that cannot be read
+        print(f"companion verify: {exc}", file=sys.stderr)
         return 2
     print(verdict.report())
     return 0 if verdict.ok else 1
@@ -75,11 +101,25 @@ def cmd_run(args: argparse.Namespace) -> int:
     cfg = config_for_command(args.config)
     backend = args.backend or str(cfg["table"]["backend"])
     journal_dir = Path(args.journal_dir or cfg["table"]["journal_dir"])
+    from companion.config import ConfigError, keep_stored_sections
+    from companion.tablekey import key_path
+
+    try:
+        for note in keep_stored_sections(
+            cfg, args.config, key_path(cfg, journal_dir).parent / "settings.json"
+        ):
+            logging.warning("config: %s", note)
+    except (ConfigError, OSError) as exc:
+        print(f"companion run: config: {exc}", file=sys.stderr)
+        return 2
     if backend == "desktop":
         from companion.desktop import main as desktop_main
 
         return desktop_main(cfg, journal_dir)
     from gpiozero.exc import BadPinFactory
+
+    from companion.hw.display import DisplayMissing
+    from companion.keys import KeyFileError
 
     try:
         return asyncio.run(
@@ -94,6 +134,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
+    except (DisplayMissing, KeyFileError) as exc:  # no display, or an unusable signing key
+        print(f"companion run: {exc}", file=sys.stderr)
+        return 2
     except BadPinFactory:
         print(
             "companion run: no GPIO on this machine (not a Raspberry Pi, or lgpio missing: "
@@ -112,10 +155,45 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_hub(args: argparse.Namespace) -> int:
+    import os
+    import stat
+
     from companion.hub.__main__ import main as hub_main
 
+    try:
+        is_device = stat.S_ISCHR(os.stat(args.port).st_mode)
+    except OSError:
+        is_device = False
+    if not is_device:
+        print(f"companion hub: {args.port}: no such serial device (is the hub plugged in? "
+              "`ls /dev/ttyACM*` lists the candidates)", file=sys.stderr)
+        return 2
     rc = hub_main([args.action, args.port])
     return int(rc or 0)
+
+
+def _language(text: str) -> str:
+    from companion import i18n
+
+    try:
+        return i18n.check(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+LANG_HELP = "the players' language: en, fr or cs (default: [table] language, then LANG)"
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on ``parser`` and every command under it (``companion demo --lang fr`` and
+    ``companion --lang fr demo`` both work)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                if "--lang" not in child._option_string_actions:
+                    child.add_argument("--lang", type=_language, default=argparse.SUPPRESS,
+                                       help=LANG_HELP)
+                _add_lang(child)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Keeps a Tamsk, Tantrix or Tokami table honest, timed and recorded.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--lang", type=_language, help=LANG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -154,9 +233,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
     p.set_defaults(func=cmd_config)
 
-    p = sub.add_parser("verify", help="check a journal's hash chain and rules")
+    p = sub.add_parser("verify", help="check a journal's chain, signatures and rules")
     p.add_argument("file", help="a game journal (.jsonl)")
+    p.add_argument("--key", help="the table's public key: a .pub file or the line "
+                   "`companion keys show` prints (default: the arbiter's enrolled keys)")
+    p.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+    p.add_argument("--arbiter-key", help="the arbiter's public key, for corrections he "
+                   "appended on his laptop (default: this laptop's own arbiter key)")
+    p.add_argument("--config", help="config file (for the keyring's place)")
+    p.add_argument("--against", metavar="STATION_RECORD",
+                   help="the arbiter station's record of the table: is the journal whole?")
     p.set_defaults(func=cmd_verify)
+
+    from companion.keymap import add_command as add_keys_command
+    from companion.keys_cli import add_verbs as add_key_verbs
+
+    # "keys": the key map (--help prints it); "keys init|show": the table's signing key
+    add_key_verbs(add_keys_command(sub))
 
     from companion.newgame import add_parser as add_new_game_parser
 
@@ -178,12 +271,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     for kind in registry.kinds().values():  # each game's own commands
         kind.add_commands(sub)
+    _add_lang(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from companion import i18n
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    i18n.use(args.lang)  # None: the environment's, until a config names one
     try:
         rc: int = args.func(args)
     except BrokenPipeError:  # e.g. `companion simulate x | head`

@@ -8,11 +8,14 @@ message naming the key, rather than silently ignored.
 from __future__ import annotations
 
 import copy
+import json
 import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from companion.files import SECRET, atomic_write
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 
@@ -21,8 +24,13 @@ DEFAULT_TOML_BODY = """\
 
 [table]
 number = 1
+# The players' language on the OLED and in replays: "en", "fr" or "cs"; "" follows the
+# environment (LANG). `--lang` on the command line wins over this.
+language = ""
 # Where game journals are written (systemd's StateDirectory).
 journal_dir = "/var/lib/companion"
+# The table's private signing key (never in this file): "" is journal_dir/keys/table.key.
+key_file = ""
 # Which backend drives the table: "pi" (GPIO on this Pi), "hub" (the Pico sensor hub on USB),
 # "mock" (gpiozero's MockFactory and luma's dummy display) or "desktop" (keyboard + terminal).
 backend = "pi"
@@ -181,6 +189,14 @@ def load(path: str | Path | None = None, *, text: str | None = None) -> dict[str
         override = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}") from None
+    arbiter = override.get("arbiter")
+    if isinstance(arbiter, dict) and "pin_sha256" in arbiter:
+        from companion.arbiter.pin import REHASH
+
+        raise ConfigError(
+            "'arbiter.pin_sha256' is the old unsalted SHA-256 PIN hash, which a search of all "
+            f"PINs breaks in seconds: {REHASH} (and delete the pin_sha256 line)"
+        )
     _merge(config, override)
     validate(config)
     return config
@@ -194,6 +210,14 @@ def validate(config: Mapping[str, Any]) -> None:
         raise ConfigError(f"'game.kind' must be one of {', '.join(kinds)}")
     for kind in registry.kinds().values():  # each game checks its own settings
         kind.validate_config(config)
+    language = str(config["table"]["language"])
+    if language:
+        from companion import i18n
+
+        try:
+            i18n.check(language)
+        except ValueError as exc:
+            raise ConfigError(f"'table.language': {exc}") from None
     if config["table"]["wall_clock"] not in ("auto", "trusted", "untrusted"):
         raise ConfigError("'table.wall_clock' must be auto, trusted or untrusted")
     if config["table"]["backend"] not in ("pi", "hub", "mock", "desktop"):
@@ -202,9 +226,12 @@ def validate(config: Mapping[str, Any]) -> None:
         if not 0 < seconds < 3600:
             raise ConfigError(f"'calibration.{glass}' must be seconds > 0")
     arbiter = config["arbiter"]
-    pin_hash = str(arbiter["pin_sha256"])
-    if pin_hash and (len(pin_hash) != 64 or any(c not in "0123456789abcdef" for c in pin_hash)):
-        raise ConfigError("'arbiter.pin_sha256' must be empty or 64 hex digits (hash-pin)")
+    from companion.arbiter.pin import PinHashError, check_config_pin_hash
+
+    try:
+        check_config_pin_hash(str(arbiter["pin_hash"]))
+    except PinHashError as exc:
+        raise ConfigError(f"'arbiter.pin_hash': {exc}") from None
     if arbiter["club_key"] and len(str(arbiter["club_key"])) < 16:
         raise ConfigError("'arbiter.club_key' must be empty or at least 16 characters")
     if str(arbiter.get("arbiter_key", "")).strip():
@@ -217,11 +244,65 @@ def validate(config: Mapping[str, Any]) -> None:
     if not 1 <= int(config["mqtt"]["port"]) <= 65535:
         raise ConfigError("'mqtt.port' must be 1-65535")
     _validate_display(config["display"])
-    pins: list[int] = [*config["pins"]["tilt"].values(), *config["pins"]["ring"].values()]
-    pins += [config["pins"]["timer15"]["red"], config["pins"]["timer15"]["black"]]
-    pins += [config["pins"]["menu"], config["pins"]["buzzer"]]
-    if len(pins) != len(set(pins)):
-        raise ConfigError("two inputs or outputs share one GPIO pin in [pins]")
+    _validate_hardware(config)
+
+
+#: The choices of the hardware settings, checked at load so that a typo fails with the key named
+#: rather than when the daemon first opens the display or the buzzer.
+CHOICES: dict[tuple[str, str], tuple[object, ...]] = {
+    ("display", "rotate"): (0, 1, 2, 3),
+    ("buzzer", "kind"): ("tonal", "active"),
+}
+
+#: BCM GPIO numbers on the Pi's 40-pin header.
+GPIO_PINS = range(28)
+
+
+def _validate_hardware(config: Mapping[str, Any]) -> None:
+    for (section, key), allowed in CHOICES.items():
+        if config[section][key] not in allowed:
+            raise ConfigError(
+                f"'{section}.{key}' must be one of {', '.join(map(str, allowed))}, "
+                f"got {config[section][key]!r}"
+            )
+    display = config["display"]
+    for key in ("width", "height"):
+        if not 8 <= display[key] <= 512:
+            raise ConfigError(f"'display.{key}' must be 8-512 pixels, got {display[key]}")
+    if not 0 < display["max_fps"] <= 60:
+        raise ConfigError(f"'display.max_fps' must be 1-60, got {display['max_fps']}")
+    keypad = str(config["input"]["keypad"])
+    if keypad not in ("auto", "matrix", "none") and not keypad.startswith("evdev:"):
+        raise ConfigError("'input.keypad' must be auto, matrix, none or evdev:/dev/input/...")
+    used: dict[int, str] = {}
+    for name, pin in _pins(config):
+        if not isinstance(pin, int) or pin not in GPIO_PINS:
+            raise ConfigError(f"'{name}' must be a GPIO (BCM) number 0-27, got {pin!r}")
+        if pin in used:
+            raise ConfigError(f"'{name}' and '{used[pin]}' both use GPIO {pin}")
+        used[pin] = name
+
+
+def _pins(config: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """Each GPIO the table drives, by its key; the keypad matrix only when it may be scanned."""
+    pins = config["pins"]
+    out: list[tuple[str, Any]] = [(f"pins.tilt.{k}", v) for k, v in pins["tilt"].items()]
+    out += [(f"pins.ring.{k}", v) for k, v in pins["ring"].items()]
+    if config["input"]["timer15_shared"]:
+        out.append(("pins.timer15.shared", pins["timer15"]["shared"]))
+    else:
+        out += [("pins.timer15.red", pins["timer15"]["red"]),
+                ("pins.timer15.black", pins["timer15"]["black"])]
+    out += [("pins.menu", pins["menu"]), ("pins.buzzer", pins["buzzer"])]
+    if config["display"]["driver"] == "ssd1351":  # the colour panel's SPI data/command pins
+        out.append(("display.spi_dc_pin", config["display"]["spi_dc_pin"]))
+        if int(config["display"]["spi_reset_pin"]) >= 0:
+            out.append(("display.spi_reset_pin", config["display"]["spi_reset_pin"]))
+    if config["input"]["keypad"] in ("auto", "matrix"):
+        keypad = pins["keypad"]
+        out += [(f"pins.keypad.rows[{i}]", v) for i, v in enumerate(keypad["rows"])]
+        out += [(f"pins.keypad.cols[{i}]", v) for i, v in enumerate(keypad["cols"])]
+    return out
 
 
 #: The SPI clock rates luma's ``spi`` interface accepts (MHz).
@@ -256,10 +337,99 @@ def with_calibration(config: Mapping[str, Any], measured: Mapping[str, float]) -
     return out
 
 
+#: The sections whose loss would quietly weaken a table: the PIN hash (arbiter mode off), the
+#: broker's credentials and TLS settings.
+SECURE_SECTIONS = ("arbiter", "mqtt")
+
+
+def update_file(path: str | Path, section: str, values: Mapping[str, Any]) -> str:
+    """Set some settings of one section in the config file, keeping every other setting as it
+    is; written atomically with mode 0600 (it may hold the PIN hash and the broker's password).
+
+    A file that does not parse, or whose section is not a table, is refused and left alone,
+    never rewritten from the defaults. A file that does not exist yet starts from the defaults,
+    so it names every section.
+    """
+    import tomli_w
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else DEFAULT_TOML
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc}); it is left as it is") from None
+    try:
+        current = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); it is left as it is") from None
+    part = current.get(section, {})
+    if not isinstance(part, dict):
+        raise ConfigError(f"{path}: [{section}] is not a table of settings; it is left as it is")
+    current[section] = {**part, **values}
+    out = tomli_w.dumps(current)
+    atomic_write(path, out, mode=SECRET)
+    return out
+
+
+def sections_in(path: str | Path | None) -> set[str]:
+    """The top-level sections a config file sets (none when it does not exist or is unreadable;
+    :func:`load` reports what is wrong with it)."""
+    p = Path(path) if path is not None else DEFAULT_PATH
+    try:
+        return set(tomllib.loads(p.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return set()
+
+
+def keep_stored_sections(
+    config: dict[str, Any], path: str | Path | None, store: Path
+) -> list[str]:
+    """Keep the table's security settings when the config file loses their section.
+
+    Each start stores the ``[arbiter]`` and ``[mqtt]`` sections the file sets (``store``, 0600,
+    beside the table's key). A later file without one of them (an edit gone wrong, a file
+    rewritten by a tool) gets the stored section back instead of the defaults (which would turn
+    arbiter mode off and publishing unauthenticated), and a note naming the section says so.
+    To change them, write the section. Returns the notes.
+    """
+    present = sections_in(path)
+    try:
+        stored = json.loads(store.read_text(encoding="utf-8"))
+        if not isinstance(stored, dict):
+            stored = {}
+    except (OSError, ValueError):
+        stored = {}
+    notes = []
+    changed = False
+    for name in SECURE_SECTIONS:
+        if name in present:
+            if stored.get(name) != config[name]:
+                stored[name] = config[name]
+                changed = True
+        elif isinstance(stored.get(name), dict):
+            trial = defaults()
+            try:
+                _merge(trial, {name: stored[name]})
+            except ConfigError as exc:
+                raise ConfigError(f"{store}: the stored [{name}] is damaged: {exc}") from None
+            config[name] = trial[name]
+            notes.append(
+                f"the config file has no [{name}] section: the stored one ({store}) is kept; "
+                f"write the section to change it"
+            )
+    if changed:
+        atomic_write(store, json.dumps(stored, indent=1) + "\n", mode=SECRET)
+    return notes
+
+
 def config_for_command(path: str | None) -> dict[str, Any]:
     """The config at ``path`` (default /etc/companion/config.toml); a bad one exits 2."""
     try:
-        return load(path)
+        config = load(path)
     except ConfigError as exc:
         print(f"companion: config: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    if config["table"]["language"]:  # unless --lang chose already
+        from companion import i18n
+
+        i18n.use(str(config["table"]["language"]), explicit=False)
+    return config

@@ -186,7 +186,15 @@ def end_game(path: str | Path, *, src: str = "new-game") -> str:
         after = state
     if not game.is_over(after):
         return f"{path}: left unfinished ({game.title} has no end event)"
-    writer, _ = JournalWriter.resume(path)
+    from companion.tablekey import key_for_journal
+    from companion.verify import header_signer
+
+    named = header_signer(header)
+    signer = key_for_journal(path, named) if named is not None else None
+    try:
+        writer, _ = JournalWriter.resume(path, signer)
+    except ValueError as exc:  # signed, and this table's key is not the one that signed it
+        return f"{path}: left as it is ({exc})"
     try:
         writer.append({**body, "wall": round(time.time(), 3), "src": src})
     finally:

@@ -140,7 +140,11 @@ class Daemon:
         done = self.current.settle()
         if done:
             log.info("%s", done)
-        notes = self.table.resume(target)
+        try:
+            notes = self.table.resume(target)
+        except ValueError as exc:  # e.g. signed with another key: never appended to
+            log.warning("not taken up: %s", exc)
+            return
         log.info("took up %s %s", target, "; ".join(notes))
         self.current.opened(self.table.journal_path)
 
@@ -392,7 +396,16 @@ async def serve(
     from companion.arbiter.hooks import ArbiterHooks
 
     kind = registry.configured(config).name
-    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop())
+    from companion.tablekey import table_key
+
+    # One key signs the journal and what the table publishes (made on first start; on a full
+    # disk it is made with the first journal, once there is room).
+    try:
+        signer = table_key(config, journal_dir)
+    except OSError as exc:
+        log.warning("the table's key cannot be made yet: %s", exc)
+        signer = None
+    hooks = ArbiterHooks(config, clock, loop=asyncio.get_running_loop(), table_key=signer)
     table = make_table(
         config,
         clock,
@@ -425,11 +438,18 @@ async def serve(
         table.wall_trust = probe_for(str(config["table"]["wall_clock"]))
 
     def open_game() -> None:
+        nonlocal unfinished
         if unfinished is not None:
-            notes = table.resume(unfinished)
-            log.info("resumed %s %s", unfinished, "; ".join(notes))
-            print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
-        else:
+            try:
+                notes = table.resume(unfinished)
+            except ValueError as exc:  # e.g. signed with another key: never appended to
+                log.warning("not resumed: %s", exc)
+                print(f"companion: not resumed: {exc}", file=sys.stderr, flush=True)
+                unfinished = None
+            else:
+                log.info("resumed %s %s", unfinished, "; ".join(notes))
+                print(f"companion: resumed {unfinished}", file=sys.stderr, flush=True)
+        if unfinished is None:
             path = start_configured_game(table, config)
             print(f"companion: new {kind} game, journal {path}", file=sys.stderr, flush=True)
 
@@ -439,6 +459,12 @@ async def serve(
         if exc.errno not in NO_SPACE:
             raise
         daemon.write_failed(exc, retry=open_game)
+    # The key's short fingerprint on the screen at start-up: what the arbiter compares when he
+    # enrols the table (`companion arbiter enroll`).
+    if signer is not None:
+        fingerprint = signer.public.short_fingerprint
+        log.info("table key fingerprint %s", fingerprint)
+        table.notice(f"key {fingerprint}", 20.0)
     if table.arbiter_at_table:  # arbiter mode at the table: PIN, corrections, publishing
         hooks.attach(table)
     if stdin_driver:

@@ -22,24 +22,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from companion import keymap
 from companion.clock import Clock, MonotonicClock
 from companion.inputs import RawInput
 
-HELP = (
-    "q w e: turn r1 r2 r3 over   a s d: turn b1 b2 b3 over   z / m: ring red / black\n"
-    "x / n: 15-second timer by red / black   0-9 # * A B C D: the keypad   "
-    "TAB: menu   Ctrl-E: end the game   ESC or Ctrl-D: quit"
-)
-
-TILT_KEYS = {"q": "r1", "w": "r2", "e": "r3", "a": "b1", "s": "b2", "d": "b3"}
-BUTTON_KEYS = {
-    "z": "ring.red",
-    "m": "ring.black",
-    "x": "timer15.red",
-    "n": "timer15.black",
-    "\t": "menu",
-}
-KEYPAD_KEYS = set("0123456789#*ABCD")
+#: The hint under the terminal OLED (a keypad-only game shows its own, see :func:`_play`).
+HELP = keymap.hint_line()
 
 #: Set to ``1`` to show the OLED in a window as well (see :func:`open_window`).
 WINDOW_ENV = "COMPANION_WINDOW"
@@ -116,35 +104,27 @@ class KeyboardTable:
         self.level = dict(inputs.tilt_levels())
 
     def key(self, ch: str) -> bool:
-        """Handle one key; False when it means nothing."""
-        if ch in TILT_KEYS:
-            glass = TILT_KEYS[ch]
-            pin = self.inputs.pin("tilt", glass)
-            self.level[glass] = not self.level[glass]
-            (pin.drive_low if self.level[glass] else pin.drive_high)()
+        """Handle one key of :data:`companion.keymap.KEYS`; False when it means nothing."""
+        part = keymap.part_for(ch)
+        if part is None or part == "quit":
+            return False
+        what, _colon, name = part.partition(":")
+        if what == "tilt":
+            pin = self.inputs.pin("tilt", name)
+            self.level[name] = not self.level[name]
+            (pin.drive_low if self.level[name] else pin.drive_high)()
             return True
-        if ch in BUTTON_KEYS:
-            name = BUTTON_KEYS[ch]
+        if what == "button":
             try:
                 pin = self.inputs.pin("button", name)
             except KeyError:
                 return False
             pin.drive_low()
-            self.schedule(0.08, pin.drive_high)
+            hold = 2.2 if ch == "\x05" else 0.08  # Ctrl-E holds MENU: the end of a game
+            self.schedule(hold, pin.drive_high)
             return True
-        if ch == "\x05":  # Ctrl-E: hold MENU down for the arbiter's end of game
-            pin = self.inputs.pin("button", "menu")
-            pin.drive_low()
-            self.schedule(2.2, pin.drive_high)
-            return True
-        if ch == "\r" or ch == "\n":
-            ch = "#"
-        if ch == "\x7f":
-            ch = "*"
-        if ch.upper() in KEYPAD_KEYS:
-            self.deliver(RawInput("key", ch.upper(), True, self.clock.now()))
-            return True
-        return False
+        self.deliver(RawInput("key", name, True, self.clock.now()))
+        return True
 
 
 def _panel(config: Mapping[str, Any]) -> tuple[tuple[int, int], str]:
@@ -154,6 +134,15 @@ def _panel(config: Mapping[str, Any]) -> tuple[tuple[int, int], str]:
     device = make_device(config, "desktop")
     width, height = device.size
     return (int(width), int(height)), str(device.mode)
+
+
+def terminal_too_small(size: tuple[int, int], columns: int, lines: int) -> str | None:
+    """Why a terminal of ``columns`` x ``lines`` cannot show the OLED of ``size``, or None."""
+    need_columns, need_lines = size[0], size[1] // 2 + 3  # two pixel rows a line, the hint
+    if columns >= need_columns and lines >= need_lines:
+        return None
+    return (f"the terminal OLED needs {need_columns}x{need_lines} characters and this terminal "
+            f"is {columns}x{lines}: enlarge it (or make the font smaller), or add --window")
 
 
 def main(config: Mapping[str, Any], journal_dir: Path | None = None) -> int:
@@ -183,16 +172,23 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         if window is None:
             print(f"companion: {why}", file=sys.stderr)
 
+    hint = [HELP]
+    import shutil
+
+    problem = terminal_too_small(_panel(config)[0], *shutil.get_terminal_size())
+    if problem is not None:  # said under every frame, where the player looks
+        hint[0] = f"companion: {problem}\n{HELP}"
+
     def on_frame(image: Any, now: float) -> None:
         bell = "\a" if sounder.playing in ("error", "timer_out") else ""
         try:
-            out.write("\x1b[H" + frame_to_text(image) + "\n\n" + HELP + "\n" + bell)
+            out.write("\x1b[H" + frame_to_text(image) + "\n\n" + hint[0] + "\x1b[K\n" + bell)
             out.flush()
         except OSError:  # the terminal is gone (closed window, lost ssh): end the game loop
             daemon.stop()
             return
         if window is not None and not window.show(image):
-            daemon.stop()  # the window was closed: end as ESC in the terminal does
+            daemon.stop()  # the window was closed: end as Ctrl-Q in the terminal does
 
     def sound(pattern: str) -> None:
         sounder.play(pattern, clock.now())
@@ -206,9 +202,9 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     loop = asyncio.get_running_loop()
     daemon.loop = loop
     inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
-    if not hasattr(table, "tilts"):  # no hourglasses at this game's table
-        kind = registry.configured(config)
-        print(f"{kind.title}: the keypad keys play; the hourglass keys do nothing")
+    if not hasattr(table, "tilts"):  # no hourglasses at this game's table: its own hint
+        title = registry.configured(config).title
+        hint[0] = hint[0].replace(HELP, f"{title}: {keymap.keypad_hint_line()}")
     keyboard = KeyboardTable(
         inputs, clock, daemon.deliver, lambda delay, fn: loop.call_later(delay, fn)
     )
@@ -218,21 +214,27 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
 
     def on_key() -> None:
         try:
-            data = os.read(fd, 1)
+            raw = os.read(fd, 16)
         except OSError:  # EIO: the terminal was closed under us
-            data = b""
-        if not data:  # end of input: never read an empty terminal in a loop again
+            raw = b""
+        if not raw:  # end of input: never read an empty terminal in a loop again
             loop.remove_reader(fd)
             daemon.stop()
             return
-        ch = data.decode("utf-8", "replace")
-        if ch in ("\x1b", "\x03", "\x04"):  # ESC, Ctrl-C, Ctrl-D
-            daemon.stop()
-            return
-        keyboard.key(ch)
+        data = raw.decode("utf-8", "replace")
+        if data.startswith("\x1b") and len(data) > 1:
+            return  # an arrow or function key's escape sequence: no key of the table
+        for ch in data:
+            if keymap.part_for(ch) == "quit":  # Ctrl-Q/C/D; Esc closes a dialog as * does
+                daemon.stop()
+                return
+            keyboard.key(ch)
 
     try:
         tty.setcbreak(fd)
+        attrs = termios.tcgetattr(fd)
+        attrs[0] &= ~termios.IXON  # Ctrl-Q reaches us (it quits) instead of the flow control
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
         out.write("\x1b[2J")
         loop.add_reader(fd, on_key)
         await daemon.run()
@@ -243,8 +245,12 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         except (termios.error, OSError):  # the terminal is gone: nothing to restore
             pass
         inputs.close()
+    from companion.keys import public_path
+    from companion.tablekey import key_path
+
     try:
         print(f"\njournal: {path}")
+        print(f"table key: {public_path(key_path(config, table.journal_dir))}")
     except OSError:
         pass
     return 0

@@ -9,7 +9,12 @@ journal like any scenario. Each record also carries:
 ``prev``
     the SHA-256 of the previous record (64 zeros for the header);
 ``hash``
-    the SHA-256 of the record's own canonical text without ``hash``.
+    the SHA-256 of the record's own canonical text without ``hash`` and ``sig``;
+``sig``
+    (a signed journal: the header names its ``signer``) the table's Ed25519 signature of
+    ``hash``, base64. Since ``hash`` covers ``prev``, each signature vouches for the record
+    and for everything before it; because every record carries its own, a power cut can
+    never leave an acknowledged record uncovered. Checking: :func:`signature_problem`.
 
 Records are written in canonical form (compact JSON, keys in written order), so any edit,
 deletion, insertion or reordering breaks either the canonical form, a ``hash`` or a ``prev``,
@@ -23,6 +28,8 @@ Durability: :meth:`JournalWriter.append` returns only after the line is on disk
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import io
 import json
@@ -30,14 +37,22 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from companion import lines
 from companion.lines import MalformedInput
 
+if TYPE_CHECKING:
+    from companion.keys import PublicKey, SigningKey
+
 GENESIS = "0" * 64
 FORMAT = 1
-SEAL_KEYS = ("seq", "prev", "hash")
+SEAL_KEYS = ("seq", "prev", "hash", "sig")
+#: The header field naming the key that signs every record (a ``companion-ed25519`` line).
+SIGNER = "signer"
+#: What a record signature covers is this prefix and the record's ``hash``: a signature made
+#: for a journal can never be replayed as one for anything else the table signs.
+SIG_DOMAIN = b"companion-journal-record\n"
 
 
 def canonical(obj: Mapping[str, Any]) -> str:
@@ -49,16 +64,57 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def seal(body: Mapping[str, Any], seq: int, prev: str) -> tuple[str, str]:
-    """The journal line for ``body`` (without newline) and its hash."""
+def seal(
+    body: Mapping[str, Any], seq: int, prev: str, signer: SigningKey | None = None
+) -> tuple[str, str]:
+    """The journal line for ``body`` (without newline) and its hash, signed by ``signer``.
+
+    The record is JSON-encoded once: ``hash`` and ``sig`` are the last keys of the canonical
+    form, so they are added to the encoded text instead of encoding the record again.
+    """
+    line, h, _ = _seal(body, seq, prev, signer)
+    return line, h
+
+
+def _seal(
+    body: Mapping[str, Any], seq: int, prev: str, signer: SigningKey | None
+) -> tuple[str, str, str | None]:
     if any(key in body for key in SEAL_KEYS):
         raise ValueError(f"a journal body may not set {', '.join(SEAL_KEYS)} itself")
     record = dict(body)
     record["seq"] = seq
     record["prev"] = prev
-    h = digest(canonical(record))
-    record["hash"] = h
-    return canonical(record), h
+    text = canonical(record)
+    h = digest(text)
+    tail = f',"hash":"{h}"'
+    sig = None
+    if signer is not None:
+        sig = sign_hash(signer, h)
+        tail += f',"sig":"{sig}"'
+    return text[:-1] + tail + "}", h, sig
+
+
+def sign_hash(signer: SigningKey, h: str) -> str:
+    """The base64 signature of one record's hash."""
+    return base64.b64encode(signer.sign(SIG_DOMAIN + h.encode("ascii"))).decode("ascii")
+
+
+def signature_problem(record: Mapping[str, Any], key: PublicKey) -> str | None:
+    """Why ``record``'s ``sig`` is not ``key``'s signature of its ``hash`` (None: it is).
+
+    Only the signature: that ``hash`` matches the record's content is the reader's check."""
+    sig, h = record.get("sig"), record.get("hash")
+    if sig is None:
+        return "this record is not signed"
+    if not isinstance(sig, str) or not isinstance(h, str):
+        return "this record's signature is malformed"
+    try:
+        raw = base64.b64decode(sig, validate=True)
+    except (binascii.Error, ValueError):
+        return "this record's signature is malformed"
+    if not key.verify(raw, SIG_DOMAIN + h.encode("ascii", "replace")):
+        return "this record is not signed by the journal's key"
+    return None
 
 
 @dataclass
@@ -221,7 +277,7 @@ def _check_line(
             record,
         )
     claimed = record.get("hash")
-    body = {k: v for k, v in record.items() if k != "hash"}
+    body = {k: v for k, v in record.items() if k not in ("hash", "sig")}
     if claimed != digest(canonical(body)):
         return Problem(
             number, offset, "hash", "this record was edited (its hash does not match)"
@@ -271,26 +327,60 @@ def _sync(fd: int) -> None:
     sync(fd)
 
 
+def _signer_for(
+    path: Path, header: Mapping[str, Any], signer: SigningKey | None
+) -> SigningKey | None:
+    """The key to go on signing a reopened journal with: its own signer's, or none for a journal
+    written unsigned (by an older companion: it stays unsigned, and ``verify`` says so)."""
+    named = header.get(SIGNER)
+    if named is None:
+        return None
+    if signer is None:
+        raise ValueError(f"{path}: a signed journal needs its table's key to go on")
+    if str(named).split()[:2] != signer.public.line().split()[:2]:
+        raise ValueError(
+            f"{path}: signed with another key than this table's "
+            f"({signer.public.short_fingerprint}); it is not continued"
+        )
+    return signer
+
+
 class JournalWriter:
     """Appends records to one journal file; each append is on disk when it returns."""
 
-    def __init__(self, path: Path, fd: int, last_hash: str, next_seq: int) -> None:
+    def __init__(
+        self,
+        path: Path,
+        fd: int,
+        last_hash: str,
+        next_seq: int,
+        signer: SigningKey | None = None,
+    ) -> None:
         self.path = path
         self._fd = fd
         self.last_hash = last_hash
         self.next_seq = next_seq
+        self.signer = signer
 
     @classmethod
-    def create(cls, path: str | Path, header: Mapping[str, Any]) -> JournalWriter:
-        """Start a new journal with its header; refuses to overwrite an existing file."""
+    def create(
+        cls, path: str | Path, header: Mapping[str, Any], signer: SigningKey | None = None
+    ) -> JournalWriter:
+        """Start a new journal with its header; refuses to overwrite an existing file.
+
+        With ``signer`` (the table's key) the header names its public key and every record
+        is signed."""
         path = Path(path)
         if "game" not in header:
             raise ValueError("a journal header must name the game")
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
-        writer = cls(path, fd, GENESIS, 0)
+        writer = cls(path, fd, GENESIS, 0, signer)
+        first = dict(header, journal=header.get("journal", FORMAT))
+        if signer is not None:
+            first[SIGNER] = signer.public.line()
         try:
-            writer.append(dict(header, journal=header.get("journal", FORMAT)))
+            writer.append(first)
             _fsync_dir(path.parent)
         except OSError:  # a full disk: leave no empty journal behind (we made the file)
             writer.close()
@@ -300,7 +390,11 @@ class JournalWriter:
 
     @classmethod
     def create_unique(
-        cls, folder: str | Path, stem: str, header: Mapping[str, Any]
+        cls,
+        folder: str | Path,
+        stem: str,
+        header: Mapping[str, Any],
+        signer: SigningKey | None = None,
     ) -> JournalWriter:
         """Start a new journal named ``stem.jsonl`` in ``folder``, or ``stem-2.jsonl``, ... when
         that name is taken (two games started in the same second)."""
@@ -308,23 +402,37 @@ class JournalWriter:
         for n in range(1, 1000):
             path = folder / (f"{stem}.jsonl" if n == 1 else f"{stem}-{n}.jsonl")
             try:
-                return cls.create(path, header)
+                return cls.create(path, header, signer)
             except FileExistsError:
                 continue
         raise FileExistsError(f"{folder}: no free journal name for {stem}")
 
     @classmethod
-    def resume(cls, path: str | Path) -> tuple[JournalWriter, Journal]:
+    def resume(
+        cls,
+        path: str | Path,
+        signer: SigningKey | None = None,
+        *,
+        appending_as: SigningKey | None = None,
+    ) -> tuple[JournalWriter, Journal]:
         """Reopen a journal to go on appending after a restart.
 
         A torn last line is copied to ``FILE.torn`` and cut off first, so the chain continues
-        from the last complete record and nothing complete is lost.
+        from the last complete record and nothing complete is lost. A signed journal goes on
+        only with the key that signed it (``signer``), or the records after the restart would
+        carry a signature nobody can check: ValueError otherwise, and nothing is changed.
+        ``appending_as`` is another key (the arbiter's, appending a correction to a finished
+        game on his laptop): its records must name it in their body as ``signer``.
         """
         path = Path(path)
         with open(path, "rb") as stream:
             journal = read_stream(stream)
             if journal.header is None:
                 raise ValueError(f"{path}: not a journal (no header record)")
+            if appending_as is not None:  # the arbiter, appending with his own key: each
+                signer = appending_as  # record names it (``signer``), see verify
+            else:
+                signer = _signer_for(path, journal.header, signer)
             size = stream.seek(0, io.SEEK_END)
             if journal.good_length < size:
                 stream.seek(journal.good_length)
@@ -341,13 +449,13 @@ class JournalWriter:
             finally:
                 os.close(fd)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        return cls(path, fd, journal.last_hash, journal.next_seq), journal
+        return cls(path, fd, journal.last_hash, journal.next_seq, signer), journal
 
     def append(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """Write one record and wait until it is on disk. Returns the sealed record."""
         if self._fd < 0:
             raise ValueError(f"{self.path}: the journal is closed")
-        line, h = seal(body, self.next_seq, self.last_hash)
+        line, h, sig = _seal(body, self.next_seq, self.last_hash, self.signer)
         data = (line + "\n").encode("utf-8")
         view = memoryview(data)
         start = os.lseek(self._fd, 0, os.SEEK_END)
@@ -366,6 +474,8 @@ class JournalWriter:
             raise
         record = dict(body)
         record.update(seq=self.next_seq, prev=self.last_hash, hash=h)
+        if sig is not None:
+            record["sig"] = sig
         self.last_hash = h
         self.next_seq += 1
         return record

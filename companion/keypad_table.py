@@ -25,6 +25,8 @@ from companion import __version__
 from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
+from companion.keys import SigningKey
+from companion.tablekey import table_key
 from companion.tables import KeyFilter, ViewFilter, header_extras
 from companion.wallclock import TrustProbe, always_trusted
 
@@ -72,6 +74,7 @@ class KeypadTable:
         self.warning: str | None = None  # a message from outside the game (see notice)
         self.warning_until = 0.0
         self.changed = True  # something to redraw
+        self._final_written = False  # the journal's last record is the game's final record
         self.key_filter: KeyFilter | None = None  # the Table protocol's arbiter hooks
         self.view_filter: ViewFilter | None = None
         #: Whether the wall clock can be believed at a resume (the daemon asks the machine).
@@ -80,6 +83,11 @@ class KeypadTable:
         self.resumed_text = ""
 
     # ------------------------------------------------------------------ journal
+
+    @property
+    def signer(self) -> SigningKey:
+        """The table's key, which signs every record (made on first use: ``tablekey``)."""
+        return table_key(self.config, self.journal_dir)
 
     @property
     def journal_path(self) -> Path | None:
@@ -105,9 +113,9 @@ class KeypadTable:
             "wall0": round(wall, 3),
         }
         if name:
-            writer = JournalWriter.create(self.journal_dir / name, header)
+            writer = JournalWriter.create(self.journal_dir / name, header, self.signer)
         else:  # two games in one second get distinct names
-            writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+            writer = JournalWriter.create_unique(self.journal_dir, stem, header, self.signer)
         self.close()
         self.writer = writer
         self.header = header
@@ -136,7 +144,7 @@ class KeypadTable:
         """Reopen a journal of this game for appending (a torn last line is cut off and kept
         beside it); return what it holds and notes for the log."""
         self.close()
-        writer, journal = JournalWriter.resume(path)
+        writer, journal = JournalWriter.resume(path, self.signer)
         if journal.header is None or journal.header.get("game") != self.GAME:
             writer.close()
             raise ValueError(f"{path}: not a {self.GAME.capitalize()} journal")
@@ -165,6 +173,9 @@ class KeypadTable:
         )
         self.writer = writer
         self.header = dict(journal.header)
+        self._final_written = bool(journal.events) and isinstance(
+            journal.events[-1][1].get("final"), dict
+        )
         self.last_t = last_t
         self.mono0 = self.clock.now() - (last_t + off)
         self._clear_error()
@@ -179,9 +190,28 @@ class KeypadTable:
             {"t": t, **body, "wall": round(self.clock.wall(), 3), "src": src}
         )
         self.last_t = t
+        self._final_written = isinstance(body.get("final"), dict)
         if self._on_record is not None:
             self._on_record(sealed)
         return sealed
+
+    def _outcome(self) -> dict[str, Any] | None:
+        """The finished game's result for its final record; None while it is not over (a
+        game that can finish says so)."""
+        return None
+
+    def _final_if_over(self) -> None:
+        """Once the game is over, journal its final record (signed like every record): a
+        journal that ends without one is unfinished or was cut off (``companion verify``)."""
+        if self.writer is None or self._final_written:
+            return
+        outcome = self._outcome()
+        if outcome is not None:
+            final = {**outcome, "records": self.writer.next_seq + 1}
+            self._record(
+                {"ev": "note", "text": "game over: the journal is complete", "final": final},
+                src="table",
+            )
 
     def note(self, text: str) -> None:
         """Journal a note from the shell (a wall-clock jump seen while running, ...)."""
@@ -208,6 +238,7 @@ class KeypadTable:
         self._clear_error()
         self.changed = True
         self._key(raw.name)
+        self._final_if_over()
 
     def _key(self, key: str) -> None:
         raise NotImplementedError

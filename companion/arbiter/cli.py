@@ -46,30 +46,86 @@ def _key(path: str | None) -> bytes:
     return key
 
 
+def _ask_pin() -> str | None:
+    """The PIN typed twice at a terminal (without echo), or one line from a pipe; None at the
+    end of input, "" when the two typed PINs differ."""
+    import getpass
+
+    from companion.arbiter.pin import MAX_PIN_LENGTH
+
+    try:
+        if not sys.stdin.isatty():
+            line = sys.stdin.readline()
+            return line.strip() if line else None
+        pin = getpass.getpass(f"arbiter PIN (4-{MAX_PIN_LENGTH} digits): ")
+        return pin if getpass.getpass("again: ") == pin else ""
+    except (EOFError, KeyboardInterrupt):
+        return None
+
+
+def _arbiter_key(path: str | None) -> Any:
+    """The arbiter's own key pair (made on first use), or exit 2 saying why."""
+    from companion.arbiter.signing import arbiter_key
+    from companion.keys import KeyFileError
+
+    try:
+        return arbiter_key(_config(path))
+    except (KeyFileError, OSError) as exc:
+        print(f"companion arbiter: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _arbiter_public(args: argparse.Namespace) -> Any:
+    """The arbiter's public key: ``--key`` (file or line), else the arbiter's own key pair's."""
+    from companion.arbiter.signing import arbiter_key
+    from companion.keys import KeyFileError, PublicKey
+
+    try:
+        if getattr(args, "key", None):
+            return PublicKey.from_file_or_line(args.key)
+        return arbiter_key(_config(args.config), create=False).public
+    except (KeyFileError, OSError) as exc:
+        print(f"companion arbiter: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def cmd_hash_pin(args: argparse.Namespace) -> int:
-    from companion.arbiter.pin import hash_pin, valid_pin
+    from companion.arbiter.pin import MAX_PIN_LENGTH, hash_pin, valid_pin
 
     pin = args.pin
     if pin is None:
-        import getpass
-
-        pin = getpass.getpass("arbiter PIN (4-12 digits): ")
-        if getpass.getpass("again: ") != pin:
+        pin = _ask_pin()
+        if pin is None:
+            print("companion arbiter hash-pin: no PIN given (end of input)", file=sys.stderr)
+            return 2
+        if not pin:
             print("companion arbiter: the two PINs differ", file=sys.stderr)
             return 2
     if not valid_pin(pin):
-        print("companion arbiter: a PIN is 4 to 12 digits (the keypad has no letters)",
-              file=sys.stderr)
+        print(f"companion arbiter: a PIN is 4 to {MAX_PIN_LENGTH} digits (the keypad has no "
+              "letters)", file=sys.stderr)
         return 2
+    value = hash_pin(pin)
+    write = getattr(args, "write", None)
+    if write:
+        from companion.config import ConfigError, update_file
+
+        try:
+            update_file(write, "arbiter", {"pin_hash": value})
+        except (ConfigError, OSError) as exc:
+            print(f"companion arbiter hash-pin: {exc}", file=sys.stderr)
+            return 2
+        print(f"companion arbiter: the PIN's hash is now in {write} (mode 0600)")
+        return 0
     print("[arbiter]")
-    print(f'pin_sha256 = "{hash_pin(pin)}"')
+    print(f'pin_hash = "{value}"')
     return 0
 
 
 def cmd_sign(args: argparse.Namespace) -> int:
     from companion.arbiter.results import ResultError, write_signed
 
-    key = _key(args.config)
+    key = _arbiter_key(args.config)
     try:
         out = write_signed(args.journal, key)
     except (ResultError, OSError) as exc:
@@ -82,16 +138,52 @@ def cmd_sign(args: argparse.Namespace) -> int:
 def cmd_verify_result(args: argparse.Namespace) -> int:
     from companion.arbiter.results import verify_result
 
-    verdict = verify_result(args.file, _key(args.config), args.journal)
+    verdict = verify_result(args.file, _arbiter_public(args), args.journal)
     print(verdict.report())
     return 0 if verdict.ok else 1
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    """Enrol a table's public key in the arbiter's keyring, once its fingerprint is compared."""
+    from datetime import UTC, datetime
+
+    from companion.arbiter.signing import keyring_path
+    from companion.keys import KeyFileError, Keyring, PublicKey
+
+    try:
+        key = PublicKey.from_file_or_line(args.key)
+        ring = Keyring.load(args.keyring or keyring_path(_config(args.config)))
+    except (KeyFileError, OSError) as exc:
+        print(f"companion arbiter enroll: {exc}", file=sys.stderr)
+        return 2
+    print(f"table {args.table}: {key.line()}")
+    print(f"fingerprint: {key.short_fingerprint}  ({key.fingerprint})")
+    if args.fingerprint is not None:
+        given = args.fingerprint.strip()
+        if given.upper() not in (key.short_fingerprint, key.fingerprint.upper()):
+            print(f"companion arbiter enroll: the fingerprint {given!r} is not this key's "
+                  f"({key.short_fingerprint}): not enrolled", file=sys.stderr)
+            return 1
+    else:
+        answer = input(f"Does table {args.table}'s screen show {key.short_fingerprint}? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            print("companion arbiter enroll: not enrolled", file=sys.stderr)
+            return 1
+    when = datetime.now(UTC).isoformat(timespec="seconds")
+    try:
+        ring.enroll(str(args.table), key, when, replace=args.replace)
+        ring.save()
+    except (KeyFileError, OSError) as exc:
+        print(f"companion arbiter enroll: {exc}", file=sys.stderr)
+        return 1
+    print(f"enrolled table {args.table} in {ring.path}")
+    return 0
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
     import json
 
-    from companion.arbiter import signing
-    from companion.arbiter.results import ResultError, result_from_journal
+    from companion.arbiter.results import ResultError, check_signature, result_from_journal
     from companion.arbiter.standings import (
         StandingsError,
         number_rounds,
@@ -103,16 +195,16 @@ def cmd_standings(args: argparse.Namespace) -> int:
     )
 
     # Reading needs no key: journals are checked by their hash chain and folded by the game's
-    # engine; only signed result files need the club's key, to check their signatures.
+    # engine; only signed result files need the arbiter's public key, to check their signatures.
     signed = any(Path(name).name.endswith(".result.json") for name in args.files)
-    key = _key(args.config) if signed and not args.unsigned else None
+    key = _arbiter_public(args) if signed and not args.unsigned else None
     pairings = []
     for name in args.files:
         path = Path(name)
         try:
             if path.name.endswith(".result.json"):
                 record = json.loads(path.read_text(encoding="utf-8"))
-                if key is not None and (bad := signing.check(record, key)) is not None:
+                if key is not None and (bad := check_signature(record, key)) is not None:
                     print(f"companion arbiter standings: {path}: refused: {bad}", file=sys.stderr)
                     return 1
             else:
@@ -146,27 +238,43 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from companion.arbiter.client import ArbiterClient
     from companion.arbiter.mqtt import MqttMissing
     from companion.arbiter.settings import arbiter_settings, mqtt_settings
+    from companion.arbiter.signing import arbiter_key_path, data_dir, keyring_path
+    from companion.arbiter.tails import TailStore
     from companion.arbiter.web import ArbiterServer
     from companion.keys import KeyFileError, Keyring, SigningKey
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = _config(args.config)
+    from companion.folders import cannot_write
+
+    if args.log_dir and (problem := cannot_write(Path(args.log_dir))) is not None:
+        print(f"companion arbiter: --log-dir {args.log_dir}: {problem}", file=sys.stderr)
+        return 2
+    if not 1 <= args.port <= 65535:
+        print(f"companion arbiter: --port must be 1-65535, got {args.port}", file=sys.stderr)
+        return 2
     mqtt = mqtt_settings(config)
     settings = arbiter_settings(config)
     try:
-        keyring = Keyring.load(settings.keyring) if settings.keyring else None
-        signing_key = SigningKey.load(settings.key_file) if settings.key_file else None
+        ring_path = keyring_path(config)
+        keyring = Keyring.load(ring_path) if ring_path.exists() else None
+        key_path = arbiter_key_path(config)
+        signing_key = SigningKey.load(key_path) if key_path.exists() else None
     except KeyFileError as exc:
         print(f"companion arbiter: {exc}", file=sys.stderr)
         return 2
     if keyring is None:
-        print("companion arbiter: no [arbiter] keyring: every table will show as unverified "
-              "(enrol them: companion arbiter enroll)", file=sys.stderr)
+        print(f"companion arbiter: no keyring at {ring_path}: every table will show as "
+              "unverified (enrol them: companion arbiter enroll)", file=sys.stderr)
     if signing_key is None:
-        print("companion arbiter: no [arbiter] key_file: the page cannot send corrections",
-              file=sys.stderr)
+        print(f"companion arbiter: no arbiter key at {key_path}: the page cannot send "
+              "corrections (companion keys init --arbiter)", file=sys.stderr)
     try:
-        client = ArbiterClient(mqtt, keyring=keyring).start()
+        client = ArbiterClient(mqtt, keyring=keyring)
+        # The station keeps each table's last (seq, hash): `companion verify --against`.
+        tails = TailStore(Path(args.tails_dir) if args.tails_dir else data_dir() / "tails")
+        client.view.on_applied = tails.saw
+        client.start()
     except MqttMissing as exc:
         print(f"companion arbiter: {exc}", file=sys.stderr)
         return 2
@@ -246,6 +354,8 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, default=8470)
     p.add_argument("--log-dir", help="where arbiter-log.jsonl (every command) is kept")
     p.add_argument("--tournament", default="", help="the tournament's name, for the sheets")
+    p.add_argument("--tails-dir", help="where each table's last (seq, hash) is kept, for "
+                   "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a name the page is reached by, besides addresses and this machine's "
                         "own names (repeatable)")
@@ -263,9 +373,22 @@ def add_commands(sub: Any) -> None:
     _serve_options(v)
     v.set_defaults(func=cmd_serve)
 
-    v = verbs.add_parser("hash-pin", help="the sha256 of a PIN for [arbiter] pin_sha256")
+    v = verbs.add_parser("hash-pin", help="the salted scrypt hash of a PIN for [arbiter] pin_hash")
     v.add_argument("pin", nargs="?", help="the PIN (asked for when left out)")
+    v.add_argument("--write", metavar="CONFIG",
+                   help="put it into this config file (atomically, mode 0600) instead of printing")
     v.set_defaults(func=cmd_hash_pin)
+
+    v = verbs.add_parser("enroll", help="trust a table's key once its fingerprint is compared")
+    v.add_argument("table", help="the table's number (as its journal header names it)")
+    v.add_argument("key", help="the table's public key: the line `companion keys show` prints, "
+                   "or its .pub file")
+    v.add_argument("--fingerprint", help="compare with this fingerprint (as the table's screen "
+                   "shows it) instead of asking")
+    v.add_argument("--replace", action="store_true", help="replace the table's enrolled key")
+    v.add_argument("--keyring", help="the keyring file (default from the config)")
+    v.add_argument("--config")
+    v.set_defaults(func=cmd_enroll)
 
     v = verbs.add_parser("broker-config", help="write a locked mosquitto setup for the club")
     v.add_argument("dir", help="a new folder for mosquitto.conf, passwords, ACL and the CA")
@@ -277,7 +400,7 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--user", default="mosquitto", help="the user mosquitto runs as")
     v.set_defaults(func=cmd_broker_config)
 
-    v = verbs.add_parser("sign", help="sign a finished game's result with the club's key")
+    v = verbs.add_parser("sign", help="sign a finished game's result with the arbiter's key")
     v.add_argument("journal", help="the game's journal")
     v.add_argument("--config")
     v.set_defaults(func=cmd_sign)
@@ -285,6 +408,7 @@ def add_commands(sub: Any) -> None:
     v = verbs.add_parser("verify-result", help="check a signed result (and its journal)")
     v.add_argument("file", help="a .result.json file")
     v.add_argument("--journal", help="the journal it came from (default: beside it)")
+    v.add_argument("--key", help="the arbiter's public key (default: this laptop's own)")
     v.add_argument("--config")
     v.set_defaults(func=cmd_verify_result)
 

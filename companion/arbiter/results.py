@@ -1,8 +1,10 @@
 """Game results from journals, signed so that a result file cannot be forged or edited.
 
 A result record is worked out from a journal through the game's engine (never typed in), and
-carries the journal's last hash: the signature (HMAC-SHA256 with the club's key) therefore
-vouches for the result *and* for the exact journal it came from. ``companion arbiter sign``
+carries the journal's last hash: the signature (the arbiter's Ed25519 key, see
+:mod:`companion.arbiter.signing`) therefore vouches for the result *and* for the exact journal
+it came from. (A table's publisher may still sign with the club's HMAC key,
+given as ``bytes``.) ``companion arbiter sign``
 writes ``JOURNAL.result.json`` beside the journal; ``companion arbiter verify-result`` refuses a
 record whose signature fails, and, given the journal too, one that does not match it.
 
@@ -21,6 +23,8 @@ from typing import Any
 from companion import journal as journal_mod
 from companion import registry
 from companion.arbiter import signing
+from companion.files import atomic_write
+from companion.keys import PublicKey, SigningKey
 
 KIND = "companion-result"
 VERSION = 1
@@ -140,19 +144,28 @@ def header_hash(path: str | Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def signed_result(path: str | Path, key: bytes) -> dict[str, Any]:
-    return signing.sign(result_from_journal(path), key)
+def signed_result(path: str | Path, key: SigningKey | bytes) -> dict[str, Any]:
+    """The journal's result signed by the arbiter's key (or, ``bytes``, the club's HMAC key)."""
+    record = result_from_journal(path)
+    if isinstance(key, SigningKey):
+        return signing.sign_as_arbiter(record, key)
+    return signing.sign(record, key)
 
 
-def write_signed(path: str | Path, key: bytes) -> Path:
+def write_signed(path: str | Path, key: SigningKey | bytes) -> Path:
     """Sign a journal's result into ``JOURNAL.result.json`` (replacing an older one)."""
     path = Path(path)
     record = signed_result(path, key)
     out = path.with_name(path.name + RESULT_SUFFIX)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(out)
+    atomic_write(out, json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     return out
+
+
+def check_signature(record: Mapping[str, Any], key: PublicKey | bytes) -> str | None:
+    """Why the result record's signature does not hold for ``key`` (None: it holds)."""
+    if isinstance(key, PublicKey):
+        return signing.check_arbiter(record, key)
+    return signing.check(record, key)
 
 
 @dataclass
@@ -177,12 +190,12 @@ class ResultVerdict:
                 f"winner {r.get('winner')} ({r.get('reason')}), score {r.get('score')}"
             )
         lines += [f"  REFUSED: {p}" for p in self.problems]
-        lines.append("OK: signed with the club's key and unchanged" if self.ok else "FAILED")
+        lines.append("OK: signed by the arbiter's key and unchanged" if self.ok else "FAILED")
         return "\n".join(lines)
 
 
 def verify_result(
-    path: str | Path, key: bytes, journal: str | Path | None = None
+    path: str | Path, key: PublicKey | bytes, journal: str | Path | None = None
 ) -> ResultVerdict:
     """Check a result file's signature and, with its journal, that it is that journal's result.
 
@@ -199,7 +212,7 @@ def verify_result(
         verdict.problems.append("not a companion result record")
         return verdict
     verdict.record = record
-    bad = signing.check(record, key)
+    bad = check_signature(record, key)
     if bad is not None:
         verdict.problems.append(f"the result record was refused: {bad}")
         return verdict

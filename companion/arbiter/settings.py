@@ -3,7 +3,7 @@
 The configuration file gains two tables (see ``docs/arbiter.md``)::
 
     [arbiter]
-    pin_sha256 = ""          # sha256 hex of the PIN (`companion arbiter hash-pin`); "" = off
+    pin_hash = ""            # the PIN's salted scrypt hash (`companion arbiter hash-pin`); "" off
     pin_attempts = 3         # wrong PINs before a lock-out
     pin_lockout_s = 60.0     # the first lock-out; each further one lasts twice as long
     club_key = ""            # HMAC key for result records ("" = none)
@@ -39,8 +39,8 @@ from companion.keys import PublicKey
 #: ``companion/config.py``'s DEFAULT_TOML should end (replacing its ``[arbiter]`` table).
 CONFIG_TOML = """\
 [arbiter]
-# sha256 hex of the arbiter PIN (`companion arbiter hash-pin`); empty: arbiter mode off.
-pin_sha256 = ""
+# The arbiter PIN's salted scrypt hash (`companion arbiter hash-pin`); empty: arbiter mode off.
+pin_hash = ""
 pin_attempts = 3          # wrong PINs in a row before the PIN entry locks
 pin_lockout_s = 60.0      # the first lock-out; each further one lasts twice as long
 # The club's secret for signed result records (the same on every table and on the arbiter's
@@ -72,6 +72,10 @@ keepalive_s = 30
 """
 
 
+class SettingsError(ValueError):
+    """A section of the configuration that cannot be read; the message names it."""
+
+
 @dataclass(frozen=True)
 class MqttSettings:
     enabled: bool = False
@@ -89,7 +93,7 @@ class MqttSettings:
 
 @dataclass(frozen=True)
 class ArbiterSettings:
-    pin_sha256: str = ""
+    pin_hash: str = ""
     pin_attempts: int = 3
     pin_lockout_s: float = 60.0
     club_key: str = ""
@@ -111,8 +115,12 @@ class ArbiterSettings:
 
 
 def _section(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """A section of the configuration; one that is there but not a table of settings is
+    refused, naming it (never read as "all defaults": that would turn arbiter mode off)."""
     value = config.get(name, {})
-    return value if isinstance(value, Mapping) else {}
+    if not isinstance(value, Mapping):
+        raise SettingsError(f"[{name}] must be a table of settings, not {value!r}")
+    return value
 
 
 def mqtt_settings(config: Mapping[str, Any]) -> MqttSettings:
@@ -137,7 +145,7 @@ def arbiter_settings(config: Mapping[str, Any]) -> ArbiterSettings:
     s = _section(config, "arbiter")
     d = ArbiterSettings()
     return ArbiterSettings(
-        pin_sha256=str(s.get("pin_sha256", d.pin_sha256)),
+        pin_hash=str(s.get("pin_hash", d.pin_hash)),
         pin_attempts=int(s.get("pin_attempts", d.pin_attempts)),
         pin_lockout_s=float(s.get("pin_lockout_s", d.pin_lockout_s)),
         club_key=str(s.get("club_key", d.club_key)),

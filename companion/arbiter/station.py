@@ -107,7 +107,7 @@ class ArbiterStation:
         self.settings = settings
         self.table_no = table_number(table.config)
         self.lock = PinLock(
-            settings.pin_sha256, attempts=settings.pin_attempts, lockout_s=settings.pin_lockout_s
+            settings.pin_hash, attempts=settings.pin_attempts, lockout_s=settings.pin_lockout_s
         )
         self.menu: KeypadMenu = self.make_menu()
         try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,6 +181,10 @@ class ArbiterView:
             self._apply(tv, log, log.waiting.pop(log.next_seq), now)
         return []
 
+    #: Called with (table, game, record) for each record applied in order while the chain
+    #: holds: the station keeps each table's tail with it (:mod:`companion.arbiter.tails`).
+    on_applied: Callable[[int, str, dict[str, Any]], None] | None = None
+
     def _apply(self, tv: TableView, log: GameLog, record: dict[str, Any], now: float) -> None:
         seq = log.next_seq
         if seq > 0 and record.get("prev") != log.records[-1].get("hash"):
@@ -192,6 +196,8 @@ class ArbiterView:
             self._start(tv, log)
         elif log.mirror is not None:
             log.mirror.apply(record)
+        if self.on_applied is not None and log.chain_broken is None:
+            self.on_applied(tv.table, log.game, record)
         self._changed(tv)
 
     def _start(self, tv: TableView, log: GameLog) -> None:

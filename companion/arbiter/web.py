@@ -154,7 +154,7 @@ class ClientPins:
             entry = self._locks.get(client)
             if entry is None:
                 s = self.settings
-                lock = PinLock(s.pin_sha256, attempts=s.pin_attempts, lockout_s=s.pin_lockout_s)
+                lock = PinLock(s.pin_hash, attempts=s.pin_attempts, lockout_s=s.pin_lockout_s)
                 entry = (lock, threading.Lock())
                 self._locks[client] = entry
                 while len(self._locks) > MAX_PIN_CLIENTS:

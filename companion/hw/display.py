@@ -21,9 +21,33 @@ if TYPE_CHECKING:
     from companion.hw.panel import PanelWriter
 
 
+class DisplayMissing(RuntimeError):
+    """The configured OLED cannot be opened (no bus, no panel answering, no permission)."""
+
+
 def make_device(config: Mapping[str, Any], backend: str) -> Any:
     """The luma device for a backend: the real panel on a Pi (:mod:`companion.hw.panel`: the
-    bus, address and pins from ``[display]``), luma's dummy elsewhere."""
+    bus, address and pins from ``[display]``), luma's dummy elsewhere.
+
+    A panel that is not there raises :class:`DisplayMissing` with the bus and the setting to
+    check, so that the commands can say so in one line.
+    """
+    from luma.core.error import Error as LumaError  # type: ignore[import-untyped]
+
+    try:
+        return _make_device(config, backend)
+    except (LumaError, OSError) as exc:
+        disp = config["display"]
+        where = (f"SPI {disp.get('spi_port', 0)}.{disp.get('spi_device', 0)}"
+                 if disp["driver"] == "ssd1351"
+                 else f"I2C bus {disp['i2c_port']} at {int(disp['i2c_address']):#04x}")
+        raise DisplayMissing(
+            f"no {disp['driver']} display on {where} ({exc}); check [display] and that "
+            "I2C/SPI is on (raspi-config), or use --backend mock"
+        ) from None
+
+
+def _make_device(config: Mapping[str, Any], backend: str) -> Any:
     disp = config["display"]
     width, height = int(disp["width"]), int(disp["height"])
     driver = disp["driver"]

@@ -165,6 +165,8 @@ def _split_table_options(argv: list[str]) -> tuple[list[str], bool, Path | None]
             if folder is None:
                 raise ValueError("--journal-dir needs a folder")
             journal_dir = Path(folder)
+        elif arg.startswith("--"):
+            raise ValueError(f"unknown option {arg}")
         else:
             rest.append(arg)
     return rest, table, journal_dir
@@ -175,7 +177,7 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
     try:
         argv, table, journal_dir = _split_table_options(list(argv))
     except ValueError as exc:
-        out.write(f"{exc}\n{USAGE}")
+        sys.stderr.write(f"companion tantrix: {exc}\n{USAGE}")
         return 2
     if argv[:1] == ["rainbow"]:
         return _rainbow(argv, table, journal_dir, stdin, out)
@@ -193,8 +195,13 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
 
         return desktop_main(table_config(n), journal_dir)
     if len(argv) > 2:
-        with open(argv[2], encoding="utf-8") as handle:
-            return 0 if play(n, handle, out) else 1
+        try:
+            with open(argv[2], encoding="utf-8") as handle:
+                return 0 if play(n, handle, out) else 1
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "not a text file"
+            print(f"companion tantrix: {argv[2]}: {reason}", file=sys.stderr)
+            return 2
     return 0 if play(n, stdin or sys.stdin, out) else 1
 
 

@@ -8,10 +8,11 @@ cached: a game's pictures draw the same few hundred strings again and again.
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from companion.screens.text import draw_text, printable
 
 #: Advance of every character at scale 1 (the font is monospaced).
 CHAR_WIDTH = 6
@@ -38,21 +39,6 @@ def font() -> ImageFont.ImageFont:
     )
 
 
-def printable(text: str) -> str:
-    """``text`` reduced to what the Latin-1 bitmap font can draw (accents outside Latin-1
-    fall back to their base letter, anything else to ``?``)."""
-    out = []
-    for ch in text:
-        if 32 <= ord(ch) < 127 or 160 <= ord(ch) < 256:
-            out.append(ch)
-        elif ch in "\t\n\r":
-            out.append(" ")
-        else:
-            base = unicodedata.normalize("NFKD", ch)[:1]
-            out.append(base if base and 32 <= ord(base) < 127 else "?")
-    return "".join(out)
-
-
 def width(text: str, scale: int = 1) -> int:
     return len(text) * CHAR_WIDTH * scale
 
@@ -63,7 +49,7 @@ def mask(text: str, scale: int = 1) -> Image.Image:
     text = printable(text)
     w = max(1, len(text) * CHAR_WIDTH)
     image = Image.new("L", (w, LINE_HEIGHT), 0)
-    ImageDraw.Draw(image).text((0, -_INK_TOP), text, font=font(), fill=255)
+    draw_text(ImageDraw.Draw(image), 0, 0, text, 255)  # Latin-2 letters too, as on the OLED
     if scale > 1:
         image = image.resize((w * scale, LINE_HEIGHT * scale), Image.Resampling.NEAREST)
     return image

@@ -162,7 +162,7 @@ def cmd_notation(args: argparse.Namespace, out: TextIO | None = None) -> int:
         except OSError as exc:
             _say(prog, args.file, f"cannot write {args.output}: {exc.strerror}")
             return 1
-        print(f"wrote {args.output} ({replay.records} moves)", file=out)
+        print(f"wrote {args.output} ({replay.moves} moves, {replay.records} lines)", file=out)
     else:
         out.write(text)
     return 0

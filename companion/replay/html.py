@@ -176,7 +176,6 @@ def page(replay: Replay) -> str:
     game = of(replay.game)
     who = game.title(replay)
     heading = f"{replay.game.capitalize()}" + (f": {who}" if who else "")
-    total = replay.records
     defs: dict[str, str] = {}
     static = svg_body(game.static(replay), defs)
     memo: dict[Shape, int] = {}
@@ -216,9 +215,9 @@ def page(replay: Replay) -> str:
     if last.get("over"):
         winner = last.get("winner")
         result = "a tie" if winner == "tie" else f"{winner} wins"
-        summary = f"{result}, {total} moves, {clock(replay.duration)}"
+        summary = f"{result}, {replay.moves} moves, {clock(replay.duration)}"
     else:
-        summary = f"{total} moves, {clock(replay.duration)} (not finished)"
+        summary = f"{replay.moves} moves, {clock(replay.duration)} (not finished)"
     speeds = (
         '<option value="m1000">1 move a second</option>'
         '<option value="m500" selected>2 moves a second</option>'

@@ -41,6 +41,8 @@ JOURNAL_FIELDS = frozenset(
         "seq",
         "prev",
         "hash",
+        "sig",
+        "signer",
     }
 )
 
@@ -110,6 +112,8 @@ class Line:
 
     text: str
     comment: str = ""
+    #: Whether the line is a move (a glass moved, a tile laid), not a timer, a pass or the end.
+    move: bool = True
 
 
 class Timeline(Protocol):
@@ -232,6 +236,11 @@ class Replay:
     def duration(self) -> float:
         """The time of the last frame."""
         return self.frames[-1].t if self.frames else 0.0
+
+    @property
+    def moves(self) -> int:
+        """How many of the lines are moves: what "a game of 36 moves" counts."""
+        return sum(1 for line in self.lines if line.move)
 
     @property
     def records(self) -> int:

@@ -2,7 +2,10 @@
 
 The screens use Pillow's built-in Courier Bold 8 bitmap font (``courB08``, embedded in Pillow
 itself and unchanged for two decades): 6 pixels a character, so 21 characters across a
-128-pixel OLED. A bitmap font draws byte-identical pixels on any machine and Pillow version,
+128-pixel OLED. That font has Latin-1 only (French, not Czech); the letters of Latin-2 it lacks
+(``č ř ě š ž ů ň ť ď``...) come from the same face's ISO 8859-2 glyphs, shipped in
+``screens/fonts`` with their licence, so a Czech line looks like the rest. A bitmap font draws
+byte-identical pixels on any machine and Pillow version,
 which is what lets the tests compare whole frames with golden images; a system TrueType font
 would differ from one machine to the next.
 
@@ -29,6 +32,25 @@ _INK_TOP = 2
 
 
 @cache
+def latin2_font() -> ImageFont.ImageFont:
+    """The Latin-2 glyphs of the same Courier Bold 8 (indexed by ISO 8859-2 byte)."""
+    from pathlib import Path
+
+    return ImageFont.load(str(Path(__file__).parent / "fonts" / "courB08-latin2.pil"))
+
+
+def _latin2_only(ch: str) -> bool:
+    """A letter the Latin-1 font lacks and the Latin-2 one has (``č``, ``ů``, ``Ř``...)."""
+    if ord(ch) < 256:
+        return False
+    try:
+        ch.encode("iso8859-2")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@cache
 def font() -> ImageFont.ImageFont:
     """Pillow's embedded bitmap font (never a TrueType one, whose pixels vary by FreeType)."""
     loader = getattr(ImageFont, "load_default_imagefont", None)
@@ -46,16 +68,16 @@ def font() -> ImageFont.ImageFont:
 
 
 def printable(text: str) -> str:
-    """``text`` reduced to what the Latin-1 bitmap font can draw.
+    """``text`` reduced to what the two bitmap fonts (Latin-1 and Latin-2) can draw.
 
-    Accents outside Latin-1 fall back to their base letter (``Ł`` has none and becomes ``?``),
+    Other accents fall back to their base letter (``ŀ`` has none and becomes ``?``),
     control characters become spaces, so a player's name can never stop a frame from drawing.
     """
     out = []
     for ch in text:
         if ch in "\t\n\r":
             out.append(" ")
-        elif 32 <= ord(ch) < 127 or 160 <= ord(ch) < 256:
+        elif 32 <= ord(ch) < 127 or 160 <= ord(ch) < 256 or _latin2_only(ch):
             out.append(ch)
         else:
             base = unicodedata.normalize("NFKD", ch)[:1]
@@ -95,8 +117,21 @@ def wrap(text: str, max_chars: int, max_lines: int | None = None) -> list[str]:
 
 
 def draw_text(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, fill: Colour) -> None:
-    """Draw one line with its capitals' top row at ``y``."""
-    draw.text((x, y - _INK_TOP), printable(text), font=font(), fill=fill)
+    """Draw one line with its capitals' top row at ``y``; Latin-2 letters from their font."""
+    line = printable(text)
+    if not any(_latin2_only(ch) for ch in line):
+        draw.text((x, y - _INK_TOP), line, font=font(), fill=fill)
+        return
+    start = 0
+    for i in range(1, len(line) + 1):  # runs of one font each, at their monospaced columns
+        if i == len(line) or _latin2_only(line[i]) != _latin2_only(line[start]):
+            run = line[start:i]
+            if _latin2_only(run[0]):  # the Latin-2 font is indexed by ISO 8859-2 byte
+                run_font, run = latin2_font(), run.encode("iso8859-2").decode("latin-1")
+            else:
+                run_font = font()
+            draw.text((x + start * CHAR_WIDTH, y - _INK_TOP), run, font=run_font, fill=fill)
+            start = i
 
 
 def draw_text_right(draw: ImageDraw.ImageDraw, right: int, y: int, text: str, fill: Colour) -> None:

@@ -345,7 +345,7 @@ def _state(game: Game, t: float) -> str:
 
 
 def _describe(body: dict[str, Any]) -> str:
-    skip = {"t", "ev", "wall", "src", "seq", "prev", "hash"}
+    skip = {"t", "ev", "wall", "src", "seq", "prev", "hash", "sig"}
     rest = ", ".join(f"{k}={v}" for k, v in body.items() if k not in skip)
     return f"{body.get('ev')} {rest}".strip()
 

@@ -129,23 +129,16 @@ class CalibrationInputs:
 
 
 def write_periods(path: Path, periods: Mapping[str, float], text: str | None = None) -> str:
-    """The config file with ``[calibration]`` updated (other settings kept as they were)."""
-    import tomllib
+    """The config file with ``[calibration]`` updated (other settings kept as they were;
+    atomic, 0600; a file that does not parse is refused and left alone)."""
+    from companion.config import update_file
 
-    import tomli_w
+    values = {g: round(float(p), 2) for g, p in periods.items()}
+    if text is not None:  # the text to start from (tests): written first, then updated
+        from companion.files import SECRET, atomic_write
 
-    current = tomllib.loads(
-        text if text is not None else (path.read_text() if path.exists() else "")
-    )
-    section = dict(current.get("calibration", {}))
-    section.update({g: round(float(p), 2) for g, p in periods.items()})
-    current["calibration"] = section
-    out = tomli_w.dumps(current)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".new")
-    tmp.write_text(out)
-    tmp.replace(path)
-    return out
+        atomic_write(path, text, mode=SECRET)
+    return update_file(path, "calibration", values)
 
 
 async def run(
@@ -227,7 +220,13 @@ def main(config: Mapping[str, Any], config_path: Path, backend: str) -> int:
         print("\ncalibration stopped: nothing saved", file=sys.stderr)
         return 1
     periods = calibration.periods()
-    write_periods(config_path, periods)
+    from companion.config import ConfigError
+
+    try:
+        write_periods(config_path, periods)
+    except (ConfigError, OSError) as exc:
+        print(f"companion calibrate: nothing saved: {exc}", file=sys.stderr)
+        return 2
     for glass, period in periods.items():
         print(f"{glass}: {period:.2f} s")
     for warning in calibration.warnings():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from companion.config import config_for_command
@@ -12,8 +13,16 @@ from companion.config import config_for_command
 def cmd_demo(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from companion.folders import cannot_write
     from companion.tamsk.demo import main as demo_main
 
+    config = config_for_command(args.config) if args.config or args.interactive else None
+    journal_dir = Path(args.journal_dir) if args.journal_dir else None
+    gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
+    for option, folder in (("--journal-dir", journal_dir), ("--gif", gif.parent)):
+        if folder is not None and (problem := cannot_write(folder)) is not None:
+            print(f"companion demo: {option} {folder}: {problem}", file=sys.stderr)
+            return 2
     if args.interactive:
         import os
 
@@ -21,9 +30,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
         if args.window:
             os.environ["COMPANION_WINDOW"] = "1"
-        return desktop_main(config_for_command(args.config))
-    gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
-    return demo_main(args.speed, gif, Path(args.journal_dir) if args.journal_dir else None)
+        assert config is not None
+        return desktop_main(config, journal_dir)
+    try:
+        return demo_main(args.speed, gif, journal_dir)
+    except OSError as exc:
+        print(f"companion demo: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
@@ -35,7 +48,21 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cfg = config_for_command(args.config)
     path = Path(args.config) if args.config else config_mod.DEFAULT_PATH
     backend = args.backend or str(cfg["table"]["backend"])
-    return calibrate_main(cfg, path, backend)
+    from gpiozero.exc import BadPinFactory
+
+    from companion.hw.display import DisplayMissing
+
+    try:
+        return calibrate_main(cfg, path, backend)
+    except DisplayMissing as exc:
+        print(f"companion calibrate: {exc}", file=sys.stderr)
+    except BadPinFactory:
+        print("companion calibrate: no GPIO on this machine (not a Raspberry Pi, or lgpio "
+              "missing: see docs/install.md); try --backend mock", file=sys.stderr)
+    except OSError as exc:
+        print(f"companion calibrate: {exc.filename or path}: {exc.strerror or exc}",
+              file=sys.stderr)
+    return 2
 
 
 def add_new_game_options(parser: argparse.ArgumentParser) -> None:
@@ -88,10 +115,21 @@ def new_game_options(args: argparse.Namespace, config: dict[str, Any]) -> None:
     config["game"]["header"] = extra
 
 
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
+    return value
+
+
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add Tamsk's commands to ``companion``."""
     p = sub.add_parser("demo", help="a scripted level-3 game on mock pins, OLED in the terminal")
-    p.add_argument("--speed", type=float, default=12.0, help="time compression (default 12)")
+    p.add_argument("--speed", type=_positive, default=12.0,
+                   help="time compression (default 12)")
     p.add_argument("--gif", help="where to write the OLED animation (default out/demo-oled.gif)")
     p.add_argument("--journal-dir", help="where the demo's journal goes (default a temp folder)")
     p.add_argument("--interactive", action="store_true", help="play yourself (desktop backend)")

@@ -254,7 +254,8 @@ async def run_demo(
 
     def on_record(record: dict[str, Any]) -> None:
         if not live and record.get("ev") not in (None,):
-            body = {k: v for k, v in record.items() if k not in ("seq", "prev", "hash", "wall")}
+            sealing = ("seq", "prev", "hash", "sig", "wall")
+            body = {k: v for k, v in record.items() if k not in sealing}
             out.write(f"journal {record['seq']:3d}: {body}\n")
 
     table = Table(clock, journal_dir, config=config, sound=sound, on_record=on_record)
@@ -280,7 +281,11 @@ async def run_demo(
     state = table.game.snapshot() if table.game else {}
     if gif is not None and frames:
         save_gif(frames, gif, speed)
-    return {"state": state, "journal": path, "frames": len(frames), "sounds": sounds, "gif": gif}
+    from companion.keys import public_path
+
+    key = public_path(table.signer.path) if table.signer.path is not None else None
+    return {"state": state, "journal": path, "frames": len(frames), "sounds": sounds, "gif": gif,
+            "key": key}
 
 
 def save_gif(frames: list[tuple[Image.Image, float]], path: Path, speed: float) -> None:
@@ -307,8 +312,10 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     print(summary(state_view))
     print()
     print(f"journal: {result['journal']}")
+    print(f"table key: {result['key']}")
     print(f"  step through it:  .venv/bin/companion replay {result['journal']}")
-    print(f"  check it:         .venv/bin/companion verify {result['journal']}")
+    print(f"  check it:         .venv/bin/companion verify {result['journal']} "
+          f"--key {result['key']}")
     if result["gif"]:
         print(f"OLED animation ({result['frames']} frames): {result['gif']}")
         import contextlib

@@ -26,6 +26,7 @@ from companion.tamsk.names import (
     PLAYERS,
     PUTBACK,
     RELEASE,
+    RESIGN,
     RING,
     TIMER15,
     opponent,
@@ -34,7 +35,8 @@ from companion.tamsk.names import (
 
 __all__ = [
     "CORRECT", "END", "GLASSES", "KINDS", "LIFT", "NOTE", "PASS", "PLAYERS", "PUTBACK",
-    "RELEASE", "RING", "TIMER15", "Correction", "Event", "opponent", "owner", "parse_event",
+    "RELEASE", "RESIGN", "RING", "TIMER15", "Correction", "Event", "opponent", "owner",
+    "parse_event",
 ]  # fmt: skip
 
 
@@ -182,6 +184,8 @@ def parse_event(obj: Mapping[str, Any], t: float, line: int | None = None) -> Ev
         return Event(PASS, t, player=_field(obj, "player", line, choices=PLAYERS))
     if kind == END:
         return Event(END, t)
+    if kind == RESIGN:
+        return Event(RESIGN, t, player=_field(obj, "player", line, choices=PLAYERS))
     if kind == NOTE:
         text = obj.get("text", "")
         return Event(NOTE, t, text=str(text))

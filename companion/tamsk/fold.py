@@ -297,7 +297,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             exact=True,
             late=bool(move and move.late),
         )
-        lines.append(Line(text, "; ".join(pending + list(marks))))
+        lines.append(Line(text, "; ".join(pending + list(marks)), move=moved))
     record_ends = [r.events[-1] + 1 for r in records]
     return Replay(
         "tamsk",

@@ -28,6 +28,7 @@ from companion.tamsk.events import (
     PLAYERS,
     PUTBACK,
     RELEASE,
+    RESIGN,
     RING,
     TIMER15,
     Event,
@@ -138,8 +139,8 @@ class Timer15:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     winner: str | None  # "red", "black", "tie"
-    reason: str  # "rings", "tie", "time-tiebreak", "full-space"
-    ended_by: str  # "arbiter", "no-moves", "full-space"
+    reason: str  # "rings", "tie", "time-tiebreak", "full-space", "resignation"
+    ended_by: str  # "arbiter", "no-moves", "full-space", or the player who resigned
     t: float
     tiebreak: tuple[tuple[str, float], ...] = ()
 
@@ -397,6 +398,10 @@ class Game:
         if kind == PUTBACK:
             assert event.glass is not None
             return self._putback(t, event.glass)
+        if kind == RESIGN:
+            assert event.player is not None
+            self._declare(t, opponent(event.player), "resignation", event.player)
+            return None
         raise ValueError(f"unknown event kind {kind!r}")
 
     def apply_all(self, events: Iterable[Event]) -> list[Violation]:

@@ -14,8 +14,10 @@ END = "end"
 NOTE = "note"
 PUTBACK = "putback"
 CORRECT = "correct"
+#: A player gives the game up (at the keypad: D, then his ring key twice); the other wins.
+RESIGN = "resign"
 
-KINDS = (LIFT, RELEASE, RING, TIMER15, PASS, END, NOTE, PUTBACK, CORRECT)
+KINDS = (LIFT, RELEASE, RING, TIMER15, PASS, END, NOTE, PUTBACK, CORRECT, RESIGN)
 
 
 def owner(glass: str) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.i18n import _
 from companion.replay import bitmap
 from companion.replay.model import Frame
 from companion.replay.palette import Ink, glass_ink
@@ -50,6 +51,7 @@ from companion.tamsk.picture_layout import (
     pips,
     plate,
 )
+from companion.tamsk.words import colour_word, reason_in_words
 
 SIZE = (WIDTH, HEIGHT)
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
@@ -176,12 +178,12 @@ def _bar(x: int, y: int, w: int, h: int, fraction: float, ink: Ink) -> list[Shap
 def _status(g: Mapping[str, Any], in_hand: bool) -> str:
     if g.get("dead"):
         died = g.get("died_at")
-        return f"lost {clock(float(died))}" if died is not None else "lost"
+        return _("lost {t}").format(t=clock(float(died))) if died is not None else _("lost")
     if in_hand:
-        return "in hand"
+        return _("in hand")
     if g.get("running"):
-        return "running"
-    return "not turned"
+        return _("running")
+    return _("not turned")
 
 
 def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Shape]:
@@ -191,25 +193,28 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     right = x + PANEL_W
     out: list[Shape] = [Rect(x - 10, 0, x - 10, HEIGHT, Ink.RULE)]
     y = 12
-    head = f"Tamsk level {s.get('level', 3)}"
+    head = "Tamsk " + _("level {n}").format(n=s.get("level", 3))
     if s.get("level", 3) >= 3:
-        head += f" ({s.get('ruleset', 'adjusted')})"
+        head += f" ({_(str(s.get('ruleset', 'adjusted')))})"
     y = panel_head(out, frame, head, x=x, width=PANEL_W, y=y, title=title, total=total)
     if s.get("over"):
         winner = s.get("winner")
-        words = "a tie" if winner == "tie" else f"{winner} wins"
-        out.append(Text(x, y, f"game over: {words} ({s.get('reason')})", Ink.TEXT, 1))
+        words = _("a tie") if winner == "tie" else _("{player} wins").format(
+            player=colour_word(str(winner)))
+        out.append(Text(x, y, _("game over: {result} ({reason})").format(
+            result=words, reason=reason_in_words(s.get("reason"))), Ink.TEXT, 1))
     else:
         turn = str(s.get("turn"))
         out.append(Circle(x + 5, y + 3, 5, Ink.RED if turn == "red" else Ink.BLACK))
-        out.append(Text(x + 16, y, f"{turn} to move", Ink.TEXT, 1))
+        out.append(Text(x + 16, y, _("{player} to move").format(player=colour_word(turn)),
+                        Ink.TEXT, 1))
     y += 16
     left = s.get("rings_left", {})
-    out.append(Text(x, y, "rings left", Ink.GREY, 1))
+    out.append(Text(x, y, _("rings left"), Ink.GREY, 1))
     y += 12
     for player, ink in (("red", Ink.RED), ("black", Ink.BLACK)):
         n = int(left.get(player, 0))
-        out.append(Text(x, y, f"{player}", ink, 1))
+        out.append(Text(x, y, colour_word(player), ink, 1))
         out += _bar(x + 40, y - 1, 170, 8, n / 32, ink)
         out.append(Text(right, y, f"{n:2d}", ink, 1, "rt"))
         y += 12
@@ -217,7 +222,7 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     glasses = s.get("glasses", {})
     timed = int(s.get("level", 3)) >= 2
     hands = set(s.get("in_hand", {}).values())
-    out.append(Text(x, y, "glasses: space, sand" if timed else "glasses", Ink.GREY, 1))
+    out.append(Text(x, y, _("glasses: space, sand") if timed else _("glasses"), Ink.GREY, 1))
     y += 12
     for name in GLASSES:
         g = glasses.get(name, {})
@@ -237,24 +242,28 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     if int(s.get("level", 3)) >= 3:
         if timer.get("running"):
             remaining = float(timer.get("remaining") or 0.0)
-            out.append(Text(x, y, f"15 s timer {remaining:4.1f}s against {timer.get('against')}",
-                            Ink.TEXT, 1))
+            out.append(Text(x, y, _("15 s timer {left}s against {player}").format(
+                left=f"{remaining:4.1f}", player=colour_word(str(timer.get("against")))),
+                Ink.TEXT, 1))
             y += 11
             out += _bar(x, y, PANEL_W, 8, remaining / 15.0, Ink.HIGHLIGHT)
             y += 14
         else:
-            out.append(Text(x, y, "15 s timer: not running", Ink.GREY, 1))
+            out.append(Text(x, y, _("15 s timer: not running"), Ink.GREY, 1))
             y += 14
     if s.get("bonus_ring"):
-        out.append(Text(x, y, f"{s['bonus_ring']} may drop a second ring", Ink.TEXT, 1))
+        out.append(Text(x, y, _("{player} may drop a second ring").format(
+            player=colour_word(str(s["bonus_ring"]))), Ink.TEXT, 1))
         y += 12
     if s.get("skip_next"):
-        out.append(Text(x, y, f"next turn skipped: {', '.join(s['skip_next'])}", Ink.TEXT, 1))
+        out.append(Text(x, y, _("next turn skipped: {players}").format(
+            players=", ".join(colour_word(p) for p in s["skip_next"])), Ink.TEXT, 1))
         y += 12
     penalties = s.get("penalties", [])
     violations = s.get("violations", [])
     out.append(
-        Text(x, y, f"penalties {len(penalties)}   refused inputs {len(violations)}", Ink.GREY, 1)
+        Text(x, y, _("penalties {n}   refused inputs {m}").format(
+            n=len(penalties), m=len(violations)), Ink.GREY, 1)
     )
     y += 14
     out.append(Rect(x, y - 4, right, y - 4, Ink.RULE))

@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _
 from companion.screens.layout import PITCH, draw_title_bar
 from companion.screens.palette import Palette, Size, blank
 from companion.screens.text import (
@@ -24,29 +25,9 @@ from companion.screens.text import (
     wrap,
 )
 from companion.tamsk.view import GLASSES, PLAYERS, TableView, read_table_view
+from companion.tamsk.words import reason_in_words
 
-_REASONS = {
-    "rings": "fewer rings",
-    "time-tiebreak": "time tie-break",
-    "time_tiebreak": "time tie-break",
-    "full-space": "moved onto a full space",
-    "full_space": "moved onto a full space",
-    "tie": "equal rings",
-    "equal-rings": "equal rings",
-    "end": "stopped by the arbiter",
-    "stopped": "stopped by the arbiter",
-}
-
-
-def reason_in_words(reason: str | None) -> str:
-    """How a game ended, as a player says it: ``"time-tiebreak"`` -> ``"time tie-break"``.
-
-    Reasons the engine may add later still read sensibly (``"no-moves"`` -> ``"no moves"``).
-    """
-    if not reason:
-        return "no result yet"
-    return _REASONS.get(reason, reason.replace("-", " ").replace("_", " "))
-
+__all__ = ["reason_in_words", "result_screen", "run_out_order"]
 
 def run_out_order(view: Mapping[str, Any]) -> list[tuple[str, float | None]]:
     """Every glass with the game time its sand ran out, last to run out first.
@@ -84,22 +65,24 @@ def _decimals(times: list[float]) -> int:
 
 def _headline(state: TableView) -> str:
     if not state.over:
-        return "Game not over"
+        return _("Game not over")
     if state.winner in PLAYERS:
-        return f"{state.name(str(state.winner))} wins"
+        return _("{player} wins").format(player=state.name(str(state.winner)))
     if state.winner == "tie":
-        return "Tie"
-    return "Game stopped"
+        return _("Tie")
+    return _("Game stopped")
 
 
 def _reason_line(state: TableView) -> str:
     if state.winner == "tie" and state.reason in (None, "rings", "tie"):
-        return "equal rings"
+        return _("equal rings")
     words = reason_in_words(state.reason)
     if state.reason in ("full-space", "full_space") and state.winner in PLAYERS:
         loser = "black" if state.winner == "red" else "red"
         return f"{state.name(loser)} {words}"
-    return f"by {words}" if state.reason in ("rings", "time-tiebreak", "time_tiebreak") else words
+    if state.reason in ("rings", "time-tiebreak", "time_tiebreak"):
+        return _("by {reason}").format(reason=words)
+    return words
 
 
 def result_screen(
@@ -138,7 +121,7 @@ def _draw_rings(
 ) -> int:
     """Rings left per player, red on the left and black on the right as on the table screen."""
     half = width // 2
-    draw_text(draw, 1, y, "rings left", palette.dim)
+    draw_text(draw, 1, y, _("rings left"), palette.dim)
     y += PITCH
     for player, left in (("red", 0), ("black", half + 1)):
         count = str(state.rings_left[player])
@@ -165,14 +148,14 @@ def _draw_run_out(
     order = _order(state)
     known = [t for _, t in order if t is not None]
     decimals = _decimals(known) if known else 1
-    draw_text(draw, 1, y, "last to run out:", palette.dim)
+    draw_text(draw, 1, y, _("last to run out:"), palette.dim)
     y += PITCH
     room = columns(width - 2)
     for rank, (glass, t) in enumerate(order, start=1):
         if y + LINE_HEIGHT > height:
             break
         owner = "red" if glass.startswith("r") else "black"
-        time = "--" if t is None else f"{t:.{decimals}f}"
+        time = "--" if t is None else f"{t:.{decimals}f}s"  # game seconds, with their unit
         draw_text(draw, 1, y, f"{rank}.", palette.dim)
         draw_text(draw, 19, y, f"{glass} {time}", palette.player(owner))
         name_x = 19 + text_width(f"{glass} {time} ")

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _
 from companion.screens.digits import digits_width, draw_digits
 from companion.screens.layout import BAR as WARNING_BAR
 from companion.screens.layout import draw_warning_bar
@@ -39,6 +40,7 @@ from companion.tamsk.view import (
     read_table_view,
     seconds_text,
 )
+from companion.tamsk.words import entry_in_words, penalty_in_words
 
 #: From this height on, the roomier layout (spaces shown, countdown beside the glasses) is used.
 TALL_HEIGHT = 112
@@ -191,7 +193,7 @@ def _draw_glass_row(
     if state.level == 1:
         draw_text(draw, cursor, y, info.space or "--", palette.foreground)
     elif info.dead:
-        draw_text(draw, cursor, y, "dead", palette.dim)
+        draw_text(draw, cursor, y, _("dead"), palette.dim)
     else:
         bar_colour, text_colour = _sand_colours(palette, state, glass)
         bar_right = right
@@ -208,12 +210,12 @@ def _status_text(state: TableView, room: int) -> str:
     """The one-line news beside the clock: the result, the glass in hand, a second ring."""
     if state.over:
         if state.winner in PLAYERS:
-            return clip(f"{state.name(str(state.winner))} wins", room)
-        return "tie" if state.winner == "tie" else "game over"
+            return clip(_("{player} wins").format(player=state.name(str(state.winner))), room)
+        return _("tie") if state.winner == "tie" else _("game over")
     if state.in_hand:
-        return f"{state.in_hand} in hand"
+        return _("{glass} in hand").format(glass=state.in_hand)
     if state.bonus_ring:
-        return clip(f"{state.name(state.bonus_ring)}: 2nd ring", room)
+        return clip(_("{player}: 2nd ring").format(player=state.name(state.bonus_ring)), room)
     return ""
 
 
@@ -297,7 +299,7 @@ def _draw_glass_block(
     else:
         bar_colour, text_colour = _sand_colours(palette, state, glass)
         if info.dead:
-            draw_text_right(draw, right + 1, y, "dead", palette.dim)
+            draw_text_right(draw, right + 1, y, _("dead"), palette.dim)
         elif state.show_sand_seconds:
             draw_text_right(draw, right + 1, y, seconds_text(info.sand), text_colour)
         fraction = info.sand / state.period(glass)
@@ -325,14 +327,15 @@ def _draw_tall(
     if state.timer_running:
         _draw_countdown(draw, palette, state, 0, top, last, centre_in=width)
         return
-    lines = [f"{clock_text(state.t)}  level {state.level}"]
+    lines = [f"{clock_text(state.t)}  " + _("level {n}").format(n=state.level)]
     status = _status_text(state, columns(width - 2))
     if status:
         lines.append(status)
     if state.penalties:
         last_penalty = state.penalties[-1]
         lines.append(
-            f"{last_penalty.kind} {state.name(last_penalty.player)} {clock_text(last_penalty.t)}"
+            f"{penalty_in_words(last_penalty.kind)} {state.name(last_penalty.player)} "
+            f"{clock_text(last_penalty.t)}"
         )
     for i, line in enumerate(lines):
         y = top + i * (LINE_HEIGHT + 1)
@@ -349,26 +352,31 @@ def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Imag
 
     if view.get("paused") or view.get("game") is None:
         return menu_screen(
-            "New game",
+            _("New game"),
             [
-                "level 1-3, rules 1-2",
-                "(1 adjusted, 2 orig.),",
-                "start 1-2, then #",
-                "31# = level 3 adj.",
+                _("level 1-3, rules 1-2"),
+                _("(1 adjusted, 2 orig.),"),
+                _("start 1-2, then #"),
+                _("31# = level 3 adj."),
             ],
             0,
-            footer=f"> {view.get('entry', '')}_  D: back",
+            footer=f"> {view.get('entry', '')}_  " + _("D: back"),
             size=size,
             mode=mode,
         )
     if view.get("arbiter"):
         lines = [str(line) for line in view["arbiter"]]
         return menu_screen(
-            lines[0] if lines else "Arbiter", lines[1:5] or [""], 0, size=size, mode=mode
+            lines[0] if lines else _("Arbiter"), lines[1:5] or [""], 0, size=size, mode=mode
         )
+    if view.get("error"):  # a refusal, whole, until the next input
+        from companion.screens import error_screen
+
+        return error_screen(str(view["error"]), title=_("Refused"), hint=_("next input: back"),
+                            size=size, mode=mode, page=int(view.get("error_page") or 0))
     if view.get("over"):
         return result_screen(view, size=size, mode=mode)
     image = table_screen(view, size=size, mode=mode)
     if view.get("entry"):
-        image = with_prompt(image, "to", str(view["entry"]))
+        image = with_prompt(image, _("to"), entry_in_words(str(view["entry"]), view.get("turn")))
     return image

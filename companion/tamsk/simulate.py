@@ -90,8 +90,11 @@ def board_text(result: Mapping[str, Any]) -> str:
 
 
 def _clock(seconds: float) -> str:
-    m, s = divmod(seconds, 60)
-    return f"{int(m)}:{s:04.1f}"
+    """``1:04.1``: tenths cut like the table's clock, the replay and the notation for people
+    (rounding would say 1:04.2 here and 1:04.1 there for the same moment)."""
+    tenths = int(seconds * 10 + 1e-6)
+    minutes, rest = divmod(tenths, 600)
+    return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
 def summary(result: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,16 +29,22 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
+from companion.keys import SigningKey
 from companion.scenario import MalformedInput
+from companion.tablekey import table_key
 from companion.tables import header_extras
 from companion.tamsk.board import COLUMNS, SPACES
 from companion.tamsk.challenge import outcome as challenge_outcome
 from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
+from companion.tamsk.words import penalty_notice, player_word, refusal_in_words
 from companion.wallclock import TrustProbe, always_trusted
 
 log = logging.getLogger(__name__)
+
+#: Seconds each page of a refusal too long for one screen stays before the next.
+ERROR_PAGE_S = 3.0
 
 RING_BUTTONS = {"ring.red": "red", "ring.black": "black"}
 TIMER_BUTTONS = {"timer15.red": "red", "timer15.black": "black"}
@@ -98,10 +105,13 @@ class Table:
         self.warning: str | None = None
         self.warning_until = 0.0
         self.error: str | None = None
+        self.error_at = 0.0
         self.error_until = 0.0
         self.entry = ""  # keys typed so far
         self.destination: dict[str, str] = {}  # player -> space typed for his next release
         self.paused = False
+        self.resigning: str | None = None  # a player who pressed his resign key once
+        self._final_written = False  # the journal's last record is the game's final record
         self._ticked: set[int] = set()
         self._low_warned: dict[str, float] = {}
         self._timer_seen = False
@@ -117,6 +127,11 @@ class Table:
         self.view_filter: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ games
+
+    @property
+    def signer(self) -> SigningKey:
+        """The table's key, which signs every record (made on first use: ``tablekey``)."""
+        return table_key(self.config, self.journal_dir)
 
     @property
     def journal_path(self) -> Path | None:
@@ -158,9 +173,9 @@ class Table:
             **dict(extra or {}),
         }
         if name:
-            writer = JournalWriter.create(self.journal_dir / name, header)
+            writer = JournalWriter.create(self.journal_dir / name, header, self.signer)
         else:  # two games in one second get distinct names
-            writer = JournalWriter.create_unique(self.journal_dir, stem, header)
+            writer = JournalWriter.create_unique(self.journal_dir, stem, header, self.signer)
         self.close()
         self.writer = writer
         self.held = None
@@ -187,7 +202,7 @@ class Table:
         from companion.tamsk.simulate import rules_from_header
 
         self.close()
-        writer, journal = JournalWriter.resume(path)
+        writer, journal = JournalWriter.resume(path, self.signer)
         notes = []
         if journal.torn is not None:
             notes.append(str(journal.torn))
@@ -297,8 +312,13 @@ class Table:
     # ------------------------------------------------------------------ inputs
 
     def feed(self, raw: RawInput) -> None:
-        """Take one raw input (already timestamped by the backend)."""
+        """Take one raw input (already timestamped by the backend).
+
+        A refusal on the screen stays until the next key or button is pressed, or the next
+        glass is lifted: the player reads it whole, however long it takes."""
         self._freeze()
+        if self.error is not None and raw.value and raw.kind in ("key", "button"):
+            self._clear_error()
         if raw.kind == "tilt":
             motion = self.tilts[raw.name].edge(raw.t, raw.value)
             if motion is not None:
@@ -330,10 +350,12 @@ class Table:
 
     def _queue_motion(self, m: Motion) -> None:
         if m.kind == "horizontal":
-            self._warn(f"{m.glass} held horizontally", m.t, 3.0)
+            self._warn(refusal_in_words(f"{m.glass} held horizontally"), m.t, 3.0)
             self._queue(m.t, {"ev": "note", "text": f"{m.glass} held horizontally"})
             return
         body: dict[str, Any] = {"ev": m.kind, "glass": m.glass}
+        if m.kind == "lift" and self.error is not None:
+            self._clear_error()
         if m.kind == "release" and self.game is not None:
             player = "red" if m.glass[0] == "r" else "black"
             to = self.destination.pop(player, None)
@@ -441,7 +463,27 @@ class Table:
 
     def _menu_key(self, key: str, t: float) -> None:
         """The menu (``D``): a new game as level, rule set (1 adjusted, 2 original) and
-        optionally start (1 standard, 2 free), then ``#``: ``31#`` is level 3, adjusted."""
+        optionally start (1 standard, 2 free), then ``#``: ``31#`` is level 3, adjusted.
+
+        While a game is on, a player cannot simply end it (the rules would score it as it
+        stands): ``A`` (red) or ``B`` (black), pressed twice, resigns for that player, journaled
+        as a resignation; ending it any other way is the arbiter's, with his PIN (``***``)."""
+        resigning, self.resigning = self.resigning, None
+        game_on = self.game is not None and not self.game.over
+        if key in ("A", "B") and game_on:
+            player = "red" if key == "A" else "black"
+            if resigning != player:
+                self.resigning = player
+                self._warn(f"{player} resigns? {key} again to confirm, * cancels", t, 10.0)
+                return
+            self.warning = None
+            self.paused = False
+            self._queue(t, {"ev": "resign", "player": player})
+            self._sound("confirm")
+            return
+        if resigning is not None:
+            self.warning = None
+            self.changed = True
         if key == "D":
             self.paused = not self.paused
             self.entry = ""
@@ -460,7 +502,7 @@ class Table:
             or entry[0] not in "123"
             or any(c not in "12" for c in entry[1:])
         ):
-            self._show_error("level 1-3, rules 1-2, start 1-2, then #", t)
+            self._show_error(refusal_in_words("level 1-3, rules 1-2, start 1-2, then #"), t)
             self._sound("error")
             return
         from companion.config import periods
@@ -474,16 +516,19 @@ class Table:
             p,
             timer,
         )
-        if self.game is not None and not self.game.over:
-            self._queue(t, {"ev": "end"})
-            self._flush()
+        if game_on:
+            self._show_error("a game is on: A A or B B resigns; the arbiter ends it (***)", t)
+            self._sound("error")
+            self._queue(t, {"ev": "note", "text": "keypad: a new game refused: a game is on"})
+            return
         names = dict(self.header.get("names") or {})
         self.paused = False
         self.start_game(rules, names=names)
         self._sound("confirm")
 
     def _refuse_entry(self, t: float, why: str) -> None:
-        self._show_error(why, t)
+        """Refuse a keypad entry: shown in the players' language, journaled in English."""
+        self._show_error(refusal_in_words(why), t)
         self._sound("error")
         self._queue(t, {"ev": "note", "text": f"keypad: {why}"})
 
@@ -522,7 +567,7 @@ class Table:
     def _play(self, t_mono: float, body: dict[str, Any]) -> None:
         game = self.game
         assert game is not None
-        gt = max(game.t, round(t_mono - self.mono0, 6))
+        gt = microseconds(max(game.t, t_mono - self.mono0))
         self._advance(gt)
         record = {"t": gt, **body}
         src = {"note": "daemon", "correct": "arbiter"}.get(body["ev"], "table")
@@ -530,7 +575,7 @@ class Table:
         before = len(game.penalties)
         violation = game.apply(parse_event(record, gt))
         if violation is not None:
-            self._show_error(violation.detail, t_mono)
+            self._show_error(refusal_in_words(violation.detail), t_mono)
             self._sound("error")
         elif body["ev"] == "timer15":
             self._sound("timer_start")
@@ -538,13 +583,41 @@ class Table:
             self._sound("confirm")
         if len(game.penalties) > before:
             self._sound("timer_out")
+            self._announce_penalties(before, t_mono)
         self.changed = True
+        self._final_if_over()
 
     def _write(self, record: dict[str, Any], *, src: str) -> None:
         assert self.writer is not None
         sealed = self.writer.append({**record, "wall": round(self.clock.wall(), 3), "src": src})
+        self._final_written = isinstance(record.get("final"), dict)
         if self._on_record is not None:
             self._on_record(sealed)
+
+    def _arbiter_mode(self) -> bool:
+        """Whether the configuration sets an arbiter PIN (arbiter mode at this table)."""
+        section = self.config.get("arbiter")
+        return isinstance(section, Mapping) and bool(str(section.get("pin_hash", "")).strip())
+
+    def _final_if_over(self) -> None:
+        """Once the game is over, journal its final record (signed like every record): a
+        journal that ends without one is unfinished or was cut off (``companion verify``).
+        A correction after it (the arbiter undoing the end) calls for a new one later."""
+        game = self.game
+        if game is None or not game.over or self.writer is None or self._final_written:
+            return
+        outcome = game.outcome
+        final = {
+            "winner": outcome.winner if outcome else None,
+            "reason": outcome.reason if outcome else None,
+            "ended_by": outcome.ended_by if outcome else None,
+            "records": self.writer.next_seq + 1,
+        }
+        self._write(
+            {"t": game.t, "ev": "note", "text": "game over: the journal is complete",
+             "final": final},
+            src="table",
+        )
 
     def _advance(self, gt: float) -> None:
         game = self.game
@@ -554,6 +627,8 @@ class Table:
         was_over, penalties = game.over, len(game.penalties)
         timer_was = game.timer.running
         game.advance(gt)
+        if len(game.penalties) > penalties:
+            self._announce_penalties(penalties, gt + self.mono0)
         if len(game.penalties) > penalties or (timer_was and not game.timer.running):
             self._sound("timer_out")
             self._ticked.clear()
@@ -583,7 +658,7 @@ class Table:
                 if gt >= g.ref + g.sand - low - 1e-9 and g.sand_at(gt) > 0:
                     self._low_warned[name] = g.ref
                     self._sound("low_sand")
-                    self._warn(f"{name} < {int(low)} s", gt + self.mono0, 3.0)
+                    self._warn(refusal_in_words(f"{name} < {int(low)} s"), gt + self.mono0, 3.0)
 
     def animating(self) -> bool:
         """Whether the screen changes with no input: sand running or the 15-second timer."""
@@ -607,9 +682,24 @@ class Table:
         self.warning_until = t_mono + seconds
         self.changed = True
 
+    def _announce_penalties(self, since: int, t_mono: float) -> None:
+        """Say on the screen, in words, the penalties from number ``since`` on: time up,
+        forfeit or pass, and who."""
+        assert self.game is not None
+        names = dict(self.header.get("names") or {})
+        words = [penalty_notice(p.kind, names.get(p.player) or player_word(p.player))
+                 for p in self.game.penalties[since:]]
+        self._warn("; ".join(words), t_mono, 6.0)
+
     def _show_error(self, text: str, t_mono: float) -> None:
+        """A refusal, in full on the screen until the next input (see :meth:`feed`)."""
         self.error = text
-        self.error_until = t_mono + 2.5
+        self.error_until = float("inf")
+        self.error_at = t_mono
+        self.changed = True
+
+    def _clear_error(self) -> None:
+        self.error = None
         self.changed = True
 
     def poll(self) -> None:
@@ -621,9 +711,16 @@ class Table:
                 self._queue_motion(motion)
         for name, b in self.buttons.items():
             if b.poll(now) == "hold" and name == "menu" and self.game is not None:
-                # A long press on MENU: the arbiter (or both players) stop the game here.
+                # A long press on MENU: the players stop the game here, at a casual table. With
+                # arbiter mode on (a PIN configured), ending a game is the arbiter's (***).
+                at = b.changed_at + (b.hold or 0.0)
+                if self._arbiter_mode() and not self.game.over:
+                    self._show_error("the arbiter ends the game (*** and the PIN)", at)
+                    self._sound("error")
+                    self._queue(at, {"ev": "note", "text": "menu: ending refused: arbiter mode"})
+                    continue
                 self.paused = False
-                self._queue(b.changed_at + (b.hold or 0.0), {"ev": "end"})
+                self._queue(at, {"ev": "end"})
         if self.error is not None and now >= self.error_until:
             self.error = None
             self.changed = True
@@ -631,13 +728,15 @@ class Table:
             self.warning = None
             self.changed = True
         self._flush()
+        self._final_if_over()
 
     def next_wakeup(self) -> float | None:
         """The monotonic time :meth:`poll` is next needed (None: only on input)."""
         times = [w for t in self.tilts.values() if (w := t.next_wakeup()) is not None]
         times += [w for b in self.buttons.values() if (w := b.next_wakeup()) is not None]
-        if self.error is not None:
-            times.append(self.error_until)
+        if self.error is not None:  # turn the refusal's page every few seconds
+            now = self.clock.now()
+            times.append(now + ERROR_PAGE_S - (now - self.error_at) % ERROR_PAGE_S)
         if self.warning is not None:
             times.append(self.warning_until)
         game = self.game if self.held is None else None  # held: no game time runs
@@ -671,6 +770,9 @@ class Table:
         state["names"] = dict(self.header.get("names") or {})
         state["periods"] = {g: game.glasses[g].period for g in GLASSES}
         state["warning"] = self.error or self.warning
+        state["error"] = self.error
+        if self.error is not None:
+            state["error_page"] = int((self.clock.now() - self.error_at) // ERROR_PAGE_S)
         state["show_sand_seconds"] = bool(self.config["display"]["show_sand_seconds"])
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry
@@ -700,6 +802,15 @@ class Table:
             return f"game over: {game.outcome.winner} ({game.outcome.reason})"
         rl = game.rings_left
         return f"t={game.t:.0f}s turn {game.turn}, rings red {rl['red']} black {rl['black']}"
+
+
+def microseconds(t: float) -> float:
+    """``t`` to the microsecond, never earlier: a journal's times read ``12.367078``, not the
+    float noise of a deadline (``12.367077057054303``) that the game's time may carry."""
+    whole = round(t, 6)
+    if whole >= t:
+        return whole
+    return max(t, round(math.ceil(t * 1e6) / 1e6, 6))
 
 
 def space_from_digits(digits: str) -> str | None:

@@ -71,8 +71,10 @@ class TableView:
     in_hand: str | None
 
     def name(self, player: str) -> str:
-        """The player's name as given, else his colour in capitals."""
-        return self.names.get(player) or player.upper()
+        """The player's name as given, else his colour in capitals (in the players' language)."""
+        from companion.tamsk.words import player_word
+
+        return self.names.get(player) or player_word(player)
 
     def period(self, glass: str) -> float:
         return self.periods.get(glass, NOMINAL_PERIOD)

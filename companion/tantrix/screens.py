@@ -24,6 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import N_, _
 from companion.screens.layout import (
     PITCH,
     draw_footer,
@@ -44,6 +45,7 @@ from companion.screens.text import (
     printable,
 )
 from companion.tantrix import messages as say
+from companion.tantrix.words import refusal_in_words
 
 #: From this height on, the roomier layout (board maps, colours beside the text) is used.
 TALL_HEIGHT = 112
@@ -61,25 +63,29 @@ LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B"}
 
 #: The rules a refusal can name; the screen shows them as the title of the refusal.
 RULES = (
-    "golden rule",
-    "restriction 1",
-    "restriction 2",
-    "restriction 3",
-    "not touching",
-    "occupied",
-    "tile already placed",
-    "second free move",
-    "game over",
-    "nothing to undo",
+    N_("golden rule"),
+    N_("restriction 1"),
+    N_("restriction 2"),
+    N_("restriction 3"),
+    N_("not touching"),
+    N_("occupied"),
+    N_("tile already placed"),
+    N_("second free move"),
+    N_("game over"),
+    N_("nothing to undo"),
     # with hands
-    "not in hand",
-    "draw first",
-    "forced space first",
-    "a forced space can be filled",
-    "not in the bag",
-    "hand full",
-    "starter",
+    N_("not in hand"),
+    N_("draw first"),
+    N_("forced space first"),
+    N_("a forced space can be filled"),
+    N_("not in the bag"),
+    N_("hand full"),
+    N_("starter"),
 )
+
+#: The D menu's entries (the dialogue names them in English; the screen says them).
+MENU_WORDS = (N_("End turn"), N_("Undo last placement"), N_("Undo last tile"), N_("Scores"),
+              N_("Forced spaces"))
 
 Cell = tuple[int, int]
 
@@ -130,14 +136,16 @@ def tantrix_screen(
 def player_name(view: Mapping[str, Any], player: str) -> str:
     """The player's name where one was given, else his colour."""
     names = view.get("names") or {}
-    return str(names.get(player) or player)
+    return str(names.get(player) or _(player))
 
 
 def chain_text(score: Mapping[str, int]) -> str:
     """``"loop 4"`` when the loop scores (doubled) at least as much as the line, else
     ``"line 7"``: the chain a player is counting on."""
     line, loop = int(score.get("line", 0)), int(score.get("loop", 0))
-    return f"loop {loop}" if loop and 2 * loop >= line else f"line {line}"
+    if loop and 2 * loop >= line:
+        return _("loop {n}").format(n=loop)
+    return _("line {n}").format(n=line)
 
 
 def split_refusal(error: str) -> tuple[str | None, str]:
@@ -154,18 +162,19 @@ def _headline(view: Mapping[str, Any]) -> tuple[str, str]:
     if view.get("over"):
         winner = view.get("winner")
         if winner == "tie":
-            return "a tie", "game over"
+            return _("a tie"), _("game over")
         if winner:
-            return f"{player_name(view, str(winner))} wins", "game over"
-        return "game ended", f"bag {view.get('bag', 0)}"
-    return f"{player_name(view, str(view.get('turn')))}'s turn", f"bag {view.get('bag', 0)}"
+            return _("{player} wins").format(player=player_name(view, str(winner))), _("game over")
+        return _("game ended"), _("bag {n}").format(n=view.get("bag", 0))
+    return (_("{player}'s turn").format(player=player_name(view, str(view.get("turn")))),
+            _("bag {n}").format(n=view.get("bag", 0)))
 
 
 def _phase_text(view: Mapping[str, Any]) -> str:
     """``"restricted ! 2,-1 0,3"``: the phase, then the open forced spaces (or none)."""
-    phase = "final phase" if view.get("phase") == "final" else "restricted"
+    phase = _("final phase") if view.get("phase") == "final" else _("restricted")
     forced = _forced_text(view)
-    return f"{phase} ! {forced}" if forced else f"{phase}, no forced"
+    return f"{phase} ! {forced}" if forced else phase + _(", no forced")
 
 
 def _forced_text(view: Mapping[str, Any]) -> str:
@@ -327,7 +336,7 @@ def fit_radius(cells: Sequence[Cell], width: int, height: int, largest: float) -
     if not cells:
         return largest
     xs = [math.sqrt(3) * (q + r / 2) for q, r in cells]
-    ys = [1.5 * r for _, r in cells]
+    ys = [1.5 * r for _q, r in cells]
     span_x = max(xs) - min(xs) + math.sqrt(3)
     span_y = max(ys) - min(ys) + 2
     return max(1.5, min(largest, (width - 2) / span_x, (height - 2) / span_y))
@@ -348,7 +357,7 @@ def _draw_board(
     cells += [{"q": q, "r": r, "forced": True} for q, r in view.get("forced") or []]
     if not cells:
         draw_text_centred(
-            draw, left, right + 1, (top + bottom) // 2 - 4, "empty table", palette.dim
+            draw, left, right + 1, (top + bottom) // 2 - 4, _("empty table"), palette.dim
         )
         return
     coords = [(int(c["q"]), int(c["r"])) for c in cells]
@@ -385,7 +394,7 @@ def _draw_table(
     title, right = _headline(view)
     stage = entry.get("stage")
     if stage == "starter" and not view.get("over"):
-        title, turn = say.START_TITLE, None
+        title, turn = _(say.START_TITLE), None
     y = draw_title_bar(
         draw,
         palette,
@@ -412,13 +421,13 @@ def _draw_table(
     fills = view.get("must_fill") or []
     if fills and not view.get("over"):
         words = " ".join(f"{t}@{q},{r}" for t, q, r in fills)
-        draw_text(draw, 1, y, clip(say.MUST_FILL.format(fills=words), room), palette.warning)
+        draw_text(draw, 1, y, clip(_(say.MUST_FILL).format(fills=words), room), palette.warning)
     else:
         draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
     y += PITCH
     if hand_row:
         tiles = " ".join(str(t) for t in view.get("hand") or [])
-        words = say.SKIP_START if stage == "starter" else say.HAND.format(tiles=tiles)
+        words = _(say.SKIP_START) if stage == "starter" else _(say.HAND).format(tiles=tiles)
         draw_text(draw, 1, y, clip(words, room), palette.foreground)
         y += PITCH
     half = (width - 2) // 2
@@ -440,13 +449,13 @@ def _draw_table(
         y += PITCH
     typed = entry.get("typed") or ""
     if view.get("over"):
-        prompt = "D: menu"
+        prompt = _("D: menu")
     elif stage == "starter":
-        prompt = say.SCREEN_START.format(player=entry.get("drawing"), typed=typed)
+        prompt = _(say.SCREEN_START).format(player=entry.get("drawing"), typed=typed)
     elif stage == "draw":
-        prompt = say.SCREEN_DRAW.format(player=entry.get("drawing"), typed=typed)
+        prompt = _(say.SCREEN_DRAW).format(player=entry.get("drawing"), typed=typed)
     else:
-        prompt = say.TILE.format(typed=typed)
+        prompt = _(say.TILE).format(typed=typed)
     draw_text(draw, 1, bottom_y, clip(prompt, room), palette.foreground)
 
 
@@ -461,7 +470,7 @@ def _draw_solo(
 ) -> None:
     """A solo mode's page: its name and bag, how far from solved, the forced spaces, the
     prompt; on a tall panel the board above."""
-    title = say.SOLO_TITLES[str(view["mode"])]
+    title = _(say.SOLO_TITLES[str(view["mode"])])
     if view.get("puzzle"):
         title = f"{title} {view['puzzle']}"
     right = (
@@ -470,7 +479,7 @@ def _draw_solo(
     )
     race = bool(view.get("race"))
     if race:  # the real-time clock of the race
-        title = say.RACE_TITLE
+        title = _(say.RACE_TITLE)
         minutes, seconds = divmod(int(float(view.get("clock") or 0)), 60)
         right = f"{minutes}:{seconds:02d}"
     y = draw_title_bar(draw, palette, title, width, right=right)
@@ -487,7 +496,7 @@ def _draw_solo(
         _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
         y = text_top + 1
     for i, line in enumerate(lines):
-        ink = palette.warning if line == say.SOLVED else palette.foreground
+        ink = palette.warning if line == _(say.SOLVED) else palette.foreground
         draw_text(draw, 1, y + i * PITCH, clip(line, room), ink)
     prompt = "D: menu" if view.get("over") else str(entry.get("prompt") or "")
     draw_text(draw, 1, bottom_y, clip(prompt.split(". ")[-1], room), palette.foreground)
@@ -524,7 +533,8 @@ def _draw_place(
     y = draw_title_bar(
         draw,
         palette,
-        f"{player_name(view, str(turn))}: tile {entry.get('tile')}",
+        _("{player}: tile {tile}").format(player=player_name(view, str(turn)),
+                                          tile=entry.get("tile")),
         width,
         right=("!" if forced else "") + where,
         fill=_player_fill(palette, turn),
@@ -545,22 +555,23 @@ def _draw_place(
         draw_map(draw, palette, around, origin, centre, 9.0, rim=rim)
         x = 86
         info: list[tuple[str, Colour]] = [
-            ("forced" if forced else "spot", palette.warning if forced else palette.foreground),
+            (_("forced") if forced else _("spot"),
+             palette.warning if forced else palette.foreground),
             (where, palette.foreground),
-            (f"at {centre[0]},{centre[1]}", palette.foreground),
-            (f"turn {rotation}", palette.foreground),
+            (_("at {q},{r}").format(q=centre[0], r=centre[1]), palette.foreground),
+            (_("turn {n}").format(n=rotation), palette.foreground),
         ]
         for i, (text, ink) in enumerate(info):
             draw_text(draw, x, y + 1 + i * PITCH, clip(text, columns(width - x)), ink)
         tick_y = y + 1 + len(info) * PITCH
         draw_tick(draw, x, tick_y, legal, palette.foreground if legal else palette.warning)
-        draw_text(draw, x + 10, tick_y, "fits" if legal else "clash", rim)
+        draw_text(draw, x + 10, tick_y, _("fits") if legal else _("clash"), rim)
         below = map_bottom + 1
         if error:
             _draw_refusal_box(draw, palette, error, width, below, height - 1)
             return
         _draw_sides_table(draw, palette, entry, 1, below + 1)
-        draw_footer(draw, palette, "A/B:spot C:turn #:lay", width, height)
+        draw_footer(draw, palette, _("A/B:spot C:turn #:lay"), width, height)
         return
     divider = 58
     origin = (divider / 2, (y + height) / 2)
@@ -568,7 +579,7 @@ def _draw_place(
     draw.line((divider, y, divider, height - 1), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
     bottom = height - LINE_HEIGHT
-    draw_text(draw, divider + 3, bottom, f"turn {rotation}", palette.foreground)
+    draw_text(draw, divider + 3, bottom, _("turn {n}").format(n=rotation), palette.foreground)
     draw_tick(draw, width - 9, bottom, legal, palette.foreground)
 
 
@@ -585,7 +596,7 @@ def draw_tile_inset(
     facing = list(entry.get("facing") or [None] * 6)
     cx, cy = centre
     draw.polygon(_rounded(_corners(cx, cy, radius)), outline=palette.foreground)
-    for _, a, b in _bands(colours):
+    for _band, a, b in _bands(colours):
         _draw_band(draw, cx, cy, radius, a, b, palette.foreground, 1)
     for side, colour in enumerate(colours):
         lx, ly = _side_point(cx, cy, radius * math.sqrt(3) / 2 + 7, side)
@@ -606,8 +617,8 @@ def _draw_sides_table(
     neighbours show towards it (``.`` where no tile touches); a clash is framed."""
     colours = [str(c) for c in entry.get("colours") or []]
     facing = list(entry.get("facing") or [None] * 6)
-    draw_text(draw, x, y, "tile", palette.dim)
-    draw_text(draw, x, y + PITCH, "faces", palette.dim)
+    draw_text(draw, x, y, _("tile"), palette.dim)
+    draw_text(draw, x, y + PITCH, _("faces"), palette.dim)
     left = x + 6 * CHAR_WIDTH
     for side, colour in enumerate(colours):
         cx = left + side * (CHAR_WIDTH + 4)
@@ -631,9 +642,10 @@ def _draw_menu(
     lines = [str(line) for line in entry.get("lines") or []]
     for long, short in _SHORT.items():
         lines = [line.replace(long, short) for line in lines]
+    lines = [f"{key} {_(item)}" for key, _space, item in (line.partition(" ") for line in lines)]
     cursor = int(entry.get("cursor") or 0)
-    top = draw_title_bar(draw, palette, "Menu", width, right=f"{cursor + 1}/{len(lines)}")
-    bottom = draw_footer(draw, palette, "1-4/#: choose *: back", width, height)
+    top = draw_title_bar(draw, palette, _("Menu"), width, right=f"{cursor + 1}/{len(lines)}")
+    bottom = draw_footer(draw, palette, _("1-4/#: choose *: back"), width, height)
     draw_list(draw, palette, [(line, "") for line in lines], cursor, width, top, bottom)
 
 
@@ -641,11 +653,12 @@ def _draw_scores_page(
     draw: ImageDraw.ImageDraw, palette: Palette, view: Mapping[str, Any], width: int, height: int
 ) -> None:
     """A small table: each player's longest line, largest loop and points."""
-    top = draw_title_bar(draw, palette, "Scores", width, right=f"{view.get('placed', 0)} tiles")
+    top = draw_title_bar(draw, palette, _("Scores"), width,
+                         right=_("{n} tiles").format(n=view.get("placed", 0)))
     players = list(view.get("players") or [])
     if top + PITCH * (len(players) + 1) + PITCH <= height:  # room for the hint below
-        draw_footer(draw, palette, "any key: back", width, height)
-    draw_text_right(draw, width - 1, top, "line loop pts", palette.dim)
+        draw_footer(draw, palette, _("any key: back"), width, height)
+    draw_text_right(draw, width - 1, top, _("line loop pts"), palette.dim)
     scores = view.get("scores") or {}
     y = top + PITCH
     for p in players:
@@ -668,11 +681,11 @@ def _draw_forced_page(
     """One open forced space on a small map, with the colours its neighbours show it."""
     forced = view.get("forced") or []
     cursor = int(entry.get("cursor") or 0)
-    right = f"{cursor % len(forced) + 1}/{len(forced)}" if forced else "none"
-    top = draw_title_bar(draw, palette, "Forced spaces", width, right=right)
-    bottom = draw_footer(draw, palette, "A/B: next, key: back", width, height)
+    right = f"{cursor % len(forced) + 1}/{len(forced)}" if forced else _("none")
+    top = draw_title_bar(draw, palette, _("Forced spaces"), width, right=right)
+    bottom = draw_footer(draw, palette, _("A/B: next, key: back"), width, height)
     if not forced:
-        draw_text(draw, 1, top, "no forced space", palette.foreground)
+        draw_text(draw, 1, top, _("no forced space"), palette.foreground)
         return
     spot = entry.get("spot") or forced[cursor % len(forced)]
     centre = (int(spot[0]), int(spot[1]))
@@ -709,12 +722,13 @@ def _draw_undo(
     draw: ImageDraw.ImageDraw, palette: Palette, entry: Mapping[str, Any], width: int, height: int
 ) -> None:
     top = draw_title_bar(
-        draw, palette, "Undo?", width, fill=palette.warning, ink=palette.on_warning
+        draw, palette, _("Undo?"), width, fill=palette.warning, ink=palette.on_warning
     )
-    bottom = draw_footer(draw, palette, "#: undo  *: keep it", width, height)
+    bottom = draw_footer(draw, palette, _("#: undo  *: keep it"), width, height)
     tile, spot = entry.get("tile"), entry.get("spot")
-    words = f"take back tile {tile}" + (f" at {spot[0]},{spot[1]}" if spot else "")
-    words += "; the correction is journaled"
+    words = (_("take back tile {tile} at {q},{r}").format(tile=tile, q=spot[0], r=spot[1])
+             if spot else _("take back tile {tile}").format(tile=tile))
+    words += _("; the correction is journaled")
     draw_paragraph(draw, palette, words, 0, width - 1, top, bottom)
 
 
@@ -724,7 +738,8 @@ def _draw_undo(
 def refusal_title(error: str) -> tuple[str, str]:
     """The title (``"No: golden rule"``, or ``"Not possible"``) and the words under it."""
     rule, detail = split_refusal(error)
-    return (f"No: {rule}" if rule else "Not possible"), detail
+    detail = refusal_in_words(detail)
+    return (_("No: {rule}").format(rule=_(rule)) if rule else _("Not possible")), detail
 
 
 def _draw_refusal_page(

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock
+from companion.i18n import _
 from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
 from companion.tantrix import messages as say
@@ -342,7 +343,7 @@ class TantrixTable(KeypadTable):
         if not out.get("race"):
             out["players"] = list(out["scores"])
         out["clock"] = round(self.game_time(), 1)
-        out["names"] = {"solo": say.SOLO_TITLES[out["mode"]]}
+        out["names"] = {"solo": _(say.SOLO_TITLES[out["mode"]])}
         out["lines"] = solo_lines(out)
         out["over"] = bool(out["over"] or self.ended)
         out["ended"] = self.ended
@@ -368,6 +369,13 @@ class TantrixTable(KeypadTable):
         }
         out["error"], out["warning"] = self.error, self.warning
         return out
+
+    def _outcome(self) -> dict[str, Any] | None:
+        game = self.game
+        if game is None or not (game.is_over or self.ended):
+            return None
+        return {"winner": game.winner if game.is_over else None,
+                "reason": "full" if game.is_over else "ended"}
 
     def status_line(self) -> str:
         """One line for systemd's STATUS=."""
@@ -448,24 +456,26 @@ def solo_lines(state: Mapping[str, Any]) -> list[str]:
     mode = state["mode"]
     if state.get("race"):
         return [
-            say.RACE_LINE.format(rank=i + 1, player=p, gobbles=state["gobbles"][p],
-                                 done=say.RACE_DONE if any(
+            _(say.RACE_LINE).format(rank=i + 1, player=p, gobbles=state["gobbles"][p],
+                                 done=_(say.RACE_DONE) if any(
                                      f["player"] == p for f in state["finished"]) else "")
             for i, p in enumerate(state["ranking"])
         ]
     if mode == "solitaire":
         target = state["target"]
         best = state["red_line"] if target == "line" else state["red_loop"]
-        first = say.SOLITAIRE_LINE.format(
+        first = _(say.SOLITAIRE_LINE).format(
             kind=target, best=best, tiles=state["red_tiles"], short=state["short"]
         )
     elif mode == "rainbow":
         colour = state["colour"] or state["puzzle"]
-        first = say.RAINBOW_LINE.format(placed=state["placed"], size=state["size"], colour=colour)
+        first = _(say.RAINBOW_LINE).format(
+            placed=state["placed"], size=state["size"], colour=colour
+        )
     else:
         pile = " ".join(map(str, state["discard"][-3:])) or "-"
-        first = say.GOBBLE_LINE.format(gobbles=state["gobbles"], pile=pile)
-    second = say.SOLVED if state["solved"] else f"{state['placed']} placed, bag {state['bag']}"
+        first = _(say.GOBBLE_LINE).format(gobbles=state["gobbles"], pile=pile)
+    second = _(say.SOLVED) if state["solved"] else f"{state['placed']} placed, bag {state['bag']}"
     return [first, second]
 
 
@@ -495,6 +505,17 @@ def fold_any(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str,
         solo.apply_event(game, event, line, float(when) if isinstance(when, (int, float)) else 0.0)
         ended = event.get("ev") == "end"
     return game, ended, notes
+
+
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse a ``[tantrix] players`` list the game cannot seat, at load, naming the key."""
+    from companion.config import ConfigError
+
+    try:
+        Game(players_from_config(config))
+    except ValueError as exc:
+        raise ConfigError(f"'tantrix.players': {str(exc).removeprefix('tantrix.players: ')}") \
+            from None
 
 
 #: The controller the registry builds for this game (``PackageKind.make_table``).

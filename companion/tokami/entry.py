@@ -34,8 +34,10 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.i18n import _
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.turns import Outcome, Turn
+from companion.tokami.words import refusal_in_words
 
 #: Every key of the keypad.
 KEYS = frozenset("0123456789ABCD*#")
@@ -73,7 +75,7 @@ class Stage(enum.Enum):
     IN_HAND = "which block was in hand"
     CONFIRM = "save the turn"
     CONFIRM_UNDO = "undo the last turn"
-    CONFIRM_STOP = "stop the game"
+    CONFIRM_STOP = "resign the game"
     OVER = "the game is over"
 
 
@@ -136,7 +138,8 @@ class KeypadEntry:
     def press(self, key: str, now: float | None = None) -> Step:
         """Handle one key; ``now`` (seconds since the start) goes into the event as ``t``."""
         if key not in KEYS:
-            return Step(self._screen(error=f"{key!r} is not a key of the keypad"))
+            return Step(self._screen(error=_("{key} is not a key of the keypad").format(
+                key=repr(key))))
         before = (replace(self._draft, fallen=list(self._draft.fallen)), self._notice)
         try:
             event = self._handle(key)
@@ -163,11 +166,11 @@ class KeypadEntry:
             return None
         if stage is Stage.CONFIRM:
             if key != CONFIRM:
-                raise _Refused("# saves this turn, * goes back")
+                raise _Refused(_("# saves this turn, * goes back"))
             return self._save()
         if stage is Stage.FALLEN and key == CONFIRM:
             if not draft.fallen:
-                raise _Refused("enter the colour of at least one fallen block, then #")
+                raise _Refused(_("enter the colour of at least one fallen block, then #"))
             draft.stage = Stage.IN_HAND
             return None
         if stage is Stage.IN_HAND and key == NO_BLOCK:
@@ -202,14 +205,14 @@ class KeypadEntry:
         self._notice = None
         if key == UNDO:
             if not self.game.history:
-                raise _Refused("no turn has been played yet, nothing to undo")
+                raise _Refused(_("no turn has been played yet, nothing to undo"))
             self._draft.stage = Stage.CONFIRM_UNDO
             return None
         if key == STOP:
             self._draft.stage = Stage.CONFIRM_STOP
             return None
         if key not in OUTCOME_KEYS:
-            raise _Refused("first say what happened: a key from 1 to 5")
+            raise _Refused(_("first say what happened: a key from 1 to 5"))
         outcome = OUTCOME_KEYS[key]
         if outcome is Outcome.DECLINED:
             self._check(Turn.declined())
@@ -225,27 +228,33 @@ class KeypadEntry:
             self._draft = self._idle()
             return None
         if key != CONFIRM:
-            raise _Refused("# to confirm, * to go back")
+            raise _Refused(_("# to confirm, * to go back"))
         if self._draft.stage is Stage.CONFIRM_UNDO:
             try:
                 undone = self.game.undo()
             except IllegalTurn as refused:
-                raise _Refused(refused.detail) from None
+                raise _Refused(refusal_in_words(refused.detail)) from None
             self._notice = f"undone: {undone.describe()}"
             self._draft = self._idle()
             return {"ev": "undo"}
-        self.game.stop()
-        self._notice = "game stopped"
+        # Ending the game at the keypad is the resignation of the player on turn (who pressed
+        # D, then # to confirm); ending it without a result is the arbiter's.
+        player = self.game.turn
+        assert player is not None
+        self.game.resign(player)
+        self._notice = _("{player} resigned").format(player=player)
         self._draft = self._idle()
-        return {"ev": "end"}
+        return {"ev": "resign", "player": player}
 
     def _over(self, key: str) -> dict[str, Any] | None:
-        if key == UNDO and self.game.reason != "stopped":
+        if key == UNDO and self.game.reason not in ("stopped", "resigned"):
             self._draft = _Draft(Stage.CONFIRM_UNDO)
             return None
         if self.game.reason == "stopped":
-            raise _Refused("the game was stopped; start a new game to play on")
-        raise _Refused("the game is over; A takes back the last turn")
+            raise _Refused(_("the game was stopped; start a new game to play on"))
+        if self.game.reason == "resigned":
+            raise _Refused(_("the game was resigned; start a new game to play on"))
+        raise _Refused(_("the game is over; A takes back the last turn"))
 
     def _back(self) -> None:
         draft = self._draft
@@ -275,11 +284,11 @@ class KeypadEntry:
         try:
             self.game.play(turn)
         except IllegalTurn as refused:  # checked while typing; kept as a last safeguard
-            raise _Refused(refused.detail) from None
+            raise _Refused(refusal_in_words(refused.detail)) from None
         self._notice = f"saved: {self.game.history[-1].describe()}"
         self._draft = self._idle()
         if not self.game.is_over() and self.game.round != round_before:
-            self._notice += f"; round {round_before} is over"
+            self._notice += "; " + _("round {n} is over").format(n=round_before)
         event = turn.to_event()
         event["player"] = player
         return event
@@ -310,15 +319,15 @@ class KeypadEntry:
         colours = self.game.colours
         if key.isdigit() and 1 <= int(key) <= len(colours):
             return colours[int(key) - 1]
-        extra = ", 0 for none" if self._draft.stage is Stage.IN_HAND else ""
-        done = ", # when done" if self._draft.stage is Stage.FALLEN else ""
-        raise _Refused(f"choose a colour: 1 to {len(colours)}{extra}{done}")
+        extra = _(", 0 for none") if self._draft.stage is Stage.IN_HAND else ""
+        done = _(", # when done") if self._draft.stage is Stage.FALLEN else ""
+        raise _Refused(_("choose a colour: 1 to {n}").format(n=len(colours)) + extra + done)
 
     def _check(self, turn: Turn) -> None:
         try:
             self.game.check(turn)
         except IllegalTurn as refused:
-            raise _Refused(refused.detail) from None
+            raise _Refused(refusal_in_words(refused.detail)) from None
 
     # -- the screen --------------------------------------------------------------------------
 
@@ -336,7 +345,7 @@ class KeypadEntry:
                 if o is not Outcome.DECLINED or game.forbidden is not None
             )
             choices += (f"{UNDO} undo",) if game.history else ()
-            choices += (f"{STOP} stop",)
+            choices += (f"{STOP} resign",)
         elif stage is Stage.BLOCK:
             verb = "could not go higher" if draft.outcome is Outcome.NOT_HIGHER else "went higher"
             prompt = f"{player}: which block {verb}?"
@@ -359,12 +368,12 @@ class KeypadEntry:
             prompt = f"undo {game.history[-1].describe()}?" if game.history else "undo?"
             choices = (f"{CONFIRM} undo", f"{BACK} back")
         elif stage is Stage.CONFIRM_STOP:
-            prompt = "stop the game here?"
-            choices = (f"{CONFIRM} stop", f"{BACK} back")
+            prompt = f"{player}: resign the game?"
+            choices = (f"{CONFIRM} resign", f"{BACK} back")
         else:
             winner = game.winner()
             prompt = "game over: " + ("a tie" if winner == "tie" else f"{winner} wins")
-            choices = (f"{UNDO} undo",) if game.reason != "stopped" else ()
+            choices = (f"{UNDO} undo",) if game.reason not in ("stopped", "resigned") else ()
         return Screen(
             prompt=prompt,
             player=player,

@@ -85,6 +85,7 @@ class _State:
     closed_rounds: list[dict[str, int]] = field(default_factory=list)
     over: bool = False
     reason: str | None = None
+    resigned: str | None = None  # the player who gave the game up
 
 
 class Game:
@@ -169,15 +170,17 @@ class Game:
 
     @property
     def reason(self) -> str | None:
-        """Why the game is over: ``"rounds"`` (all rounds played) or ``"stopped"``."""
+        """Why the game is over: ``"rounds"`` (all rounds played), ``"stopped"`` or
+        ``"resigned"``."""
         return self._state.reason
 
     def winner(self) -> str | None:
         """The player with the most points once the game is over, ``"tie"``, or None before."""
         if not self._state.over:
             return None
-        best = max(self.score(p) for p in self.players)
-        leaders = [p for p in self.players if self.score(p) == best]
+        playing = [p for p in self.players if p != self._state.resigned] or list(self.players)
+        best = max(self.score(p) for p in playing)
+        leaders = [p for p in playing if self.score(p) == best]
         return leaders[0] if len(leaders) == 1 else "tie"
 
     # -- changing it -------------------------------------------------------------------------
@@ -284,6 +287,17 @@ class Game:
         self._state.over = True
         self._state.reason = "stopped"
 
+    def resign(self, player: str) -> None:
+        """``player`` gives the game up where it stands: the others' totals decide the winner.
+        Like a stopped game, a resigned one stays as it was (no undo)."""
+        self._known(player)
+        if self._state.over:
+            raise IllegalTurn("game over", self._over_words())
+        self._stopped_from = copy.deepcopy(self._state)
+        self._state.over = True
+        self._state.reason = "resigned"
+        self._state.resigned = player
+
     # -- reports -----------------------------------------------------------------------------
 
     def as_dict(self) -> dict[str, Any]:
@@ -315,6 +329,7 @@ class Game:
             "winner": self.winner(),
             "reason": state.reason,
             "standings": [[p, s] for p, s in self.standings()],
+            **({"resigned": state.resigned} if state.resigned is not None else {}),
         }
 
     # -- inside --------------------------------------------------------------------------------
@@ -356,6 +371,8 @@ class Game:
     def _over_words(self) -> str:
         if self._state.reason == "stopped":
             return "the game was stopped; no more turns are counted"
+        if self._state.reason == "resigned":
+            return f"{self._state.resigned} resigned; no more turns are counted"
         return f"the game is over after {self.setup.rounds} round(s); no more turns are counted"
 
     def _too_many_words(self, colour: str, wanted: int, turn: Turn) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import N_, _
 from companion.screens.layout import PITCH, draw_paragraph, draw_title_bar, draw_warning_bar
 from companion.screens.palette import Colour, Palette, Size, blank
 from companion.screens.text import (
@@ -51,38 +52,47 @@ BLOCK_COLOURS: dict[str, tuple[int, int, int]] = {
 
 #: The dialogue's outcome words, shortened: for a tall panel, and for a short one.
 _TALL_WORDS = {
-    "higher + bonus": "bonus",
-    "higher, no bonus": "higher",
-    "blocks fell": "fell",
+    "higher + bonus": N_("bonus"),
+    "higher, no bonus": N_("higher"),
+    "blocks fell": N_("fell"),
+    "not higher": N_("not higher"),
+    "declined": N_("declined"),
 }
 _SHORT_WORDS = {
-    "higher + bonus": "bonus",
-    "higher, no bonus": "up",
-    "blocks fell": "fell",
-    "not higher": "stuck",
-    "declined": "pass",
+    "higher + bonus": N_("bonus"),
+    "higher, no bonus": N_("up"),
+    "blocks fell": N_("fell"),
+    "not higher": N_("stuck"),
+    "declined": N_("pass"),
 }
+
+#: The other words of the choices: the block colours and the keys' actions.
+CHOICE_WORDS = (
+    N_("red"), N_("yellow"), N_("green"), N_("blue"), N_("orange"), N_("purple"), N_("white"),
+    N_("black"), N_("natural"), N_("wood"), N_("undo"), N_("stop"), N_("back"), N_("done"),
+    N_("save"), N_("none"),
+)
 
 #: The question of each stage in one line, for a tall panel.
 _TALL_QUESTIONS = {
-    "outcome": "what happened?",
-    "block": "which block went up?",
-    "bonus": "which bonus block?",
-    "fallen": "which blocks fell?",
-    "in_hand": "which block in hand?",
+    "outcome": N_("what happened?"),
+    "block": N_("which block went up?"),
+    "bonus": N_("which bonus block?"),
+    "fallen": N_("which blocks fell?"),
+    "in_hand": N_("which block in hand?"),
 }
 
 #: The question of each stage in a few words, for a short panel.
 _SHORT_QUESTIONS = {
-    "outcome": "what happened?",
-    "block": "which block?",
-    "bonus": "bonus block?",
-    "fallen": "which fell?",
-    "in_hand": "in hand?",
-    "confirm": "save this?",
-    "confirm_undo": "undo this?",
-    "confirm_stop": "stop the game?",
-    "over": "game over",
+    "outcome": N_("what happened?"),
+    "block": N_("which block?"),
+    "bonus": N_("bonus block?"),
+    "fallen": N_("which fell?"),
+    "in_hand": N_("in hand?"),
+    "confirm": N_("save this?"),
+    "confirm_undo": N_("undo this?"),
+    "confirm_stop": N_("stop the game?"),
+    "over": N_("game over"),
 }
 
 
@@ -123,16 +133,16 @@ def question(view: Mapping[str, Any]) -> str:
 
 def short_choice(choice: str, width: int, words: Mapping[str, str]) -> str:
     """``"1 higher + bonus"`` -> ``"1 bonus"``; a colour or other label cut to ``width``."""
-    key, _, label = choice.partition(" ")
-    label = words.get(label, label)
+    key, _space, label = choice.partition(" ")
+    label = _(words.get(label, label))
     return f"{key} {label}"[:width]
 
 
 def _title(view: Mapping[str, Any]) -> str:
     if view.get("over"):
         winner = view.get("winner")
-        verdict = "a tie" if winner == "tie" else f"{winner} wins"
-        return ("stopped: " if view.get("reason") == "stopped" else "") + verdict
+        verdict = _("a tie") if winner == "tie" else _("{player} wins").format(player=winner)
+        return (_("stopped: ") if view.get("reason") == "stopped" else "") + verdict
     return str(view.get("turn") or "")
 
 
@@ -182,7 +192,7 @@ def _draw_refusal(
     """``Not allowed`` in a warning bar, the reason wrapped under it."""
     draw.rectangle((left, top, right, bottom), fill=palette.background)
     draw.rectangle((left, top, right, top + 9), fill=palette.warning)
-    draw_text(draw, left + 2, top + 1, "Not allowed", palette.on_warning)
+    draw_text(draw, left + 2, top + 1, _("Not allowed"), palette.on_warning)
     draw_paragraph(draw, palette, error, left, right, top + 12, bottom)
 
 
@@ -197,8 +207,8 @@ def _compact_question(view: Mapping[str, Any], stage: str) -> str:
     colour cut to three letters, so several fit beside the forbidden colour)."""
     typed = typed_so_far(view)
     if stage == "fallen" and typed:
-        return "fell: " + " ".join(colour[:3] for colour in typed.split())
-    return _SHORT_QUESTIONS.get(stage, question(view))
+        return _("fell: ") + " ".join(_(colour)[:3] for colour in typed.split())
+    return _(_SHORT_QUESTIONS[stage]) if stage in _SHORT_QUESTIONS else question(view)
 
 
 def _confirm_words(view: Mapping[str, Any]) -> str | None:
@@ -216,9 +226,9 @@ def _confirm_words(view: Mapping[str, Any]) -> str | None:
 
 #: What ``#`` and ``*`` do on each confirmation, for a short panel's question line.
 _CONFIRM_KEYS = {
-    "confirm": "#: save  *: back",
-    "confirm_undo": "#: undo  *: back",
-    "confirm_stop": "#: stop  *: back",
+    "confirm": N_("#: save  *: back"),
+    "confirm_undo": N_("#: undo  *: back"),
+    "confirm_stop": N_("#: stop  *: back"),
 }
 
 
@@ -285,7 +295,8 @@ def _draw_compact(
     right), the choices, and the standings with the player on turn boxed."""
     rounds = int(view.get("rounds") or 1)
     left = view.get("blocks_left", 0)
-    right = f"{left} left" if rounds == 1 else f"r{view.get('round')}/{rounds} {left}"
+    right = (_("{n} left").format(n=left) if rounds == 1
+             else f"r{view.get('round')}/{rounds} {left}")
     top = draw_title_bar(draw, palette, _title(view), width, right=right)
     room = columns(width - 2)
     error = view.get("error")
@@ -297,11 +308,14 @@ def _draw_compact(
     forbidden = view.get("forbidden")
     confirm = _confirm_words(view)
     if confirm is not None:
-        draw_text(draw, 1, top, _CONFIRM_KEYS.get(stage, ""), palette.foreground)
+        draw_text(draw, 1, top, _(_CONFIRM_KEYS[stage]) if stage in _CONFIRM_KEYS else "",
+                  palette.foreground)
         for i, line in enumerate(wrap(confirm, room, max_lines=2)):
             draw_text(draw, 1, top + (1 + i) * PITCH, line, palette.foreground)
     else:
-        mark = f"no:{forbidden}" if forbidden and not view.get("over") else ""
+        mark = ""
+        if forbidden and not view.get("over"):
+            mark = _("no:{colour}").format(colour=_(str(forbidden)))
         ask = _compact_question(view, stage)
         draw_text(draw, 1, top, clip(ask, room - len(mark) - 1), palette.foreground)
         if mark:
@@ -309,7 +323,7 @@ def _draw_compact(
         choices = [short_choice(str(c), room, _SHORT_WORDS) for c in entry.get("choices") or []]
         _draw_flowed(draw, palette, flow(choices, room, 2), top + PITCH)
     turn = view.get("turn")
-    players = [p for p, _ in _standings(view)]
+    players = [p for p, _score in _standings(view)]
     marked = players.index(turn) if turn in players and not view.get("over") else None
     rows = flow(_standing_items(view, room, 2), room, 2)
     first = height - LINE_HEIGHT - PITCH * (len(rows) - 1)
@@ -359,17 +373,21 @@ def _draw_tall(
 ) -> None:
     rounds = int(view.get("rounds") or 1)
     top = draw_title_bar(
-        draw, palette, _title(view), width, right=f"round {view.get('round')}/{rounds}"
+        draw, palette, _title(view), width,
+        right=_("round {n}/{of}").format(n=view.get("round"), of=rounds)
     )
     room = columns(width - 2)
     _draw_blocks_left(draw, palette, view, width, top)
     y = top + PITCH
     forbidden = view.get("forbidden")
     if forbidden and not view.get("over"):
-        draw_text(draw, 1, y, "forbidden:", palette.warning)
-        draw_text(draw, 1 + text_width("forbidden: "), y, str(forbidden), _ink(palette, forbidden))
+        label = _("forbidden:")
+        draw_text(draw, 1, y, label, palette.warning)
+        draw_text(draw, 1 + text_width(label + " "), y, _(str(forbidden)),
+                  _ink(palette, forbidden))
     else:
-        draw_text(draw, 1, y, "nothing forbidden" if not view.get("over") else "", palette.dim)
+        draw_text(draw, 1, y, _("nothing forbidden") if not view.get("over") else "",
+                  palette.dim)
     y += PITCH
     entry = view.get("entry") or {}
     stage = str(entry.get("stage") or "outcome")
@@ -378,7 +396,8 @@ def _draw_tall(
         lines = wrap(confirm + "?", room, max_lines=2)
         inks = [palette.foreground] * len(lines)
     else:
-        lines = [clip(_TALL_QUESTIONS.get(stage, question(view)), room)]
+        ask = _(_TALL_QUESTIONS[stage]) if stage in _TALL_QUESTIONS else question(view)
+        lines = [clip(ask, room)]
         inks = [palette.foreground]
         typed, notice = typed_so_far(view), view.get("notice")
         if typed:

@@ -18,9 +18,10 @@ from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.setup import Setup
 from companion.tokami.turns import Outcome, Turn
 
-#: Events that are not turns: take back the last turn; stop the game where it stands; a remark
-#: (changes nothing); an arbiter's correction (:mod:`companion.tokami.corrections`).
-CONTROL_EVENTS = ("undo", "end", "note", "correct")
+#: Events that are not turns: take back the last turn; stop the game where it stands; a
+#: player gives it up (``player``: who); a remark (changes nothing); an arbiter's correction
+#: (:mod:`companion.tokami.corrections`).
+CONTROL_EVENTS = ("undo", "end", "resign", "note", "correct")
 EVENTS = tuple(o.value for o in Outcome) + CONTROL_EVENTS
 
 
@@ -47,6 +48,13 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
                 game = ledger.correct(game, fix, t)
             elif name == "end":
                 game.stop()
+            elif name == "resign":
+                if by is None:
+                    raise MalformedInput('a resignation needs "player": who resigned', line)
+                try:
+                    game.resign(by)
+                except KeyError:
+                    raise MalformedInput(f"{by!r} is not playing this game", line) from None
             elif name == "undo":
                 undone = game.undo()
                 corrections.append(

@@ -68,6 +68,13 @@ def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalT
     try:
         if name == "end":
             game.stop()
+        elif name == "resign":
+            if not isinstance(by, str):
+                raise MalformedInput('a resignation needs "player": who resigned', line)
+            try:
+                game.resign(by)
+            except KeyError:
+                raise MalformedInput(f"{by!r} is not playing this game", line) from None
         elif name == "undo":
             game.undo()
         elif name == "note" and NOTES:
@@ -221,6 +228,13 @@ class TokamiTable(KeypadTable):
             game.refused.clear()
         self._refuse(error)
 
+    def _outcome(self) -> dict[str, Any] | None:
+        game = self.game
+        if game is None or not game.is_over():
+            return None
+        return {"winner": game.winner(), "reason": game.reason,
+                **({"resigned": game.as_dict()["resigned"]} if game.reason == "resigned" else {})}
+
     # ------------------------------------------------------------------ views
 
     def view(self) -> dict[str, Any]:
@@ -286,6 +300,18 @@ def options_from_config(config: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError("tokami.colours and tokami.counts must be lists of the same length")
         options["blocks"] = dict(zip(colours, counts, strict=True))
     return options
+
+
+def validate_config(config: Mapping[str, Any]) -> None:
+    """Refuse a ``[tokami]`` section the game cannot be set up with, at load, naming the key."""
+    from companion.config import ConfigError
+
+    try:
+        options = options_from_config(config)
+        Setup(tuple(options["players"]), blocks=options.get("blocks", DEFAULT_BLOCKS),
+              rounds=options.get("rounds", 1))
+    except ValueError as exc:
+        raise ConfigError(f"'tokami': {exc}") from None
 
 
 #: The controller the registry builds for this game (``PackageKind.make_table``).

@@ -274,8 +274,8 @@ def cmd_correct(args: argparse.Namespace) -> int:
         settings = arbiter_settings(load(args.config))
     except (ConfigError, ValueError) as exc:
         raise TournamentError(f"config: {exc}") from None
-    if not settings.pin_sha256:
-        raise TournamentError("no [arbiter] pin_sha256 in the configuration: corrections "
+    if not settings.pin_hash:
+        raise TournamentError("no [arbiter] pin_hash in the configuration: corrections "
                               "need the arbiter's PIN")
     if args.pin_stdin:
         pin = sys.stdin.readline().strip()
@@ -283,8 +283,15 @@ def cmd_correct(args: argparse.Namespace) -> int:
         import getpass
 
         pin = getpass.getpass("arbiter PIN: ")
-    check_pin(pin, settings.pin_sha256)
-    print(correct(args.journal, args.what, args.reason, parse_fields(args.set or [])))
+    check_pin(pin, settings.pin_hash)
+    from companion.arbiter.signing import arbiter_key
+    from companion.keys import KeyFileError
+
+    try:
+        key = arbiter_key(load(args.config))
+    except (KeyFileError, OSError) as exc:
+        raise TournamentError(f"the arbiter's key: {exc}") from None
+    print(correct(args.journal, args.what, args.reason, parse_fields(args.set or []), key))
     return 0
 
 
@@ -365,7 +372,7 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--reason", required=True, help="why: every correction says why")
     v.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a field of the correction (tile=17, player=yellow, ...)")
-    v.add_argument("--config", help="config file with [arbiter] pin_sha256")
+    v.add_argument("--config", help="config file with [arbiter] pin_hash")
     v.add_argument("--pin-stdin", action="store_true", help="read the PIN from standard input")
 
     v = verb("sheet", cmd_sheet, "a printable round sheet (pairings, results, standings)")

@@ -1,11 +1,13 @@
 """An arbiter's correction appended to a finished game's journal on the arbiter's laptop.
 
 ``companion tournament correct JOURNAL --what W --reason R [--set key=value ...]``: the
-arbiter's PIN is checked against the configuration's hash (``[arbiter] pin_sha256``, as at the
+arbiter's PIN is checked against the configuration's hash (``[arbiter] pin_hash``, as at the
 table: :class:`companion.arbiter.pin.PinLock`), then the correction is tried on the game first:
 the journal folded by its game's own engine with the correction after its last record. Only a
 correction the rules accept is appended (``"by": "arbiter", "auth": "pin"``, at the last
-record's game time); a malformed or refused one is reported and the journal left as it was. A
+record's game time), signed with the arbiter's own key, which the record names (``signer``):
+``companion verify`` accepts it only from the arbiter's key; a malformed or refused one is
+reported and the journal left as it was. A
 damaged journal (broken hash chain) is never appended to.
 
 This works for every game whose fold knows ``correct`` records (Tamsk, Tantrix, Tokami); the
@@ -25,10 +27,11 @@ from typing import Any
 from companion import journal as journal_mod
 from companion import registry
 from companion.arbiter.pin import PinLock
+from companion.keys import SigningKey
 from companion.tournament.model import TournamentError
 
 RESERVED = ("t", "ev", "by", "auth", "nonce", "what", "reason", "wall", "src", "seq", "prev",
-            "hash")
+            "hash", "sig", "signer")
 
 
 def parse_fields(pairs: list[str]) -> dict[str, Any]:
@@ -48,8 +51,8 @@ def parse_fields(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
-def check_pin(pin: str, pin_sha256: str) -> None:
-    lock = PinLock(pin_sha256)
+def check_pin(pin: str, pin_hash: str) -> None:
+    lock = PinLock(pin_hash)
     verdict = lock.check(pin, 0.0)
     if not verdict.ok:
         raise TournamentError(verdict.message)
@@ -60,8 +63,15 @@ def _violations(state: Mapping[str, Any]) -> int:
     return len(v) if isinstance(v, list) else 0
 
 
-def correct(path: str | Path, what: str, reason: str, fields: Mapping[str, Any]) -> str:
-    """Try the correction on the game, append it if the rules accept it; what it did."""
+def correct(
+    path: str | Path,
+    what: str,
+    reason: str,
+    fields: Mapping[str, Any],
+    key: SigningKey | None = None,
+) -> str:
+    """Try the correction on the game, append it if the rules accept it (signed with the
+    arbiter's ``key``); what it did."""
     from companion.scenario import MalformedInput, NumberedEvent
 
     path = Path(path)
@@ -87,9 +97,10 @@ def correct(path: str | Path, what: str, reason: str, fields: Mapping[str, Any])
     if _violations(after) > _violations(before):
         detail = after["violations"][-1].get("detail")
         raise TournamentError(f"the rules refuse the correction: {detail}")
-    writer, _ = journal_mod.JournalWriter.resume(path)
+    writer, _ = journal_mod.JournalWriter.resume(path, appending_as=key)
+    signed = {journal_mod.SIGNER: key.public.line()} if key is not None else {}
     try:
-        writer.append({**body, "wall": round(time.time(), 3), "src": "arbiter"})
+        writer.append({**body, "wall": round(time.time(), 3), "src": "arbiter", **signed})
     finally:
         writer.close()
     return f"{path.name}: {what} appended ({kind.summary(after).splitlines()[0]})"

@@ -10,9 +10,13 @@ import pytest
 
 from companion import config
 from companion.arbiter.cli import add_commands
-from companion.arbiter.pin import hash_pin
+from companion.arbiter.pin import PinLock, hash_pin
+from companion.arbiter.results import write_signed
 from companion.arbiter.settings import CONFIG_TOML
-from tests.arbiter.test_results import KEY, WALL0, overrun, tamsk_game, write
+from companion.keys import SigningKey
+from tests.arbiter.test_results import WALL0, overrun, tamsk_game, write
+
+KEY = b"the club's sixteen-plus key"
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +37,8 @@ def run(argv: list[str]) -> int:
 def club_config(tmp_path: Path) -> Path:
     path = tmp_path / "config.toml"
     path.write_text(f'[arbiter]\nclub_key = "{KEY.decode()}"\n'
-                    f'pin_sha256 = "{hash_pin("2468")}"\n')
+                    f'pin_hash = "{hash_pin("2468")}"\n'
+                    f'key_file = "{tmp_path / "arbiter" / "arbiter.key"}"\n')
     return path
 
 
@@ -44,12 +49,14 @@ def test_the_new_configuration_keys_load_with_their_defaults(club_config: Path) 
 
 def test_hash_pin_prints_the_config_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["arbiter", "hash-pin", "2468"]) == 0
-    assert f'pin_sha256 = "{hash_pin("2468")}"' in capsys.readouterr().out
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line.startswith('pin_hash = "scrypt$32768$8$1$')
+    assert PinLock(line.split('"')[1]).check("2468", now=0.0).ok
 
 
 def test_hash_pin_refuses_a_pin_the_keypad_cannot_type(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["arbiter", "hash-pin", "12ab"]) == 2
-    assert "4 to 12 digits" in capsys.readouterr().err
+    assert "4 to 32 digits" in capsys.readouterr().err
 
 
 def test_sign_then_verify(tmp_path: Path, club_config: Path,
@@ -73,13 +80,15 @@ def test_verify_refuses_an_edited_result_file(tmp_path: Path, club_config: Path,
     assert "REFUSED" in capsys.readouterr().out
 
 
-def test_sign_without_a_club_key_is_refused(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
-    bare = tmp_path / "bare.toml"
-    bare.write_text("")
-    with pytest.raises(SystemExit) as exit_:
-        run(["arbiter", "sign", str(tamsk_game(tmp_path)), "--config", str(bare)])
-    assert exit_.value.code == 2 and "club_key" in capsys.readouterr().err
+def test_a_result_signed_without_the_arbiters_key_is_refused(
+    tmp_path: Path, club_config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tamsk_game(tmp_path)
+    assert run(["arbiter", "sign", str(journal), "--config", str(club_config)]) == 0
+    genuine = Path(capsys.readouterr().out.strip())
+    write_signed(journal, SigningKey.generate())  # someone with a key pair of his own
+    assert run(["arbiter", "verify-result", str(genuine), "--config", str(club_config)]) == 1
+    assert "signed by another key" in capsys.readouterr().out
 
 
 def test_standings_from_journals(tmp_path: Path, club_config: Path,

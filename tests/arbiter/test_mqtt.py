@@ -32,7 +32,7 @@ def make_tables(tmp_path: Path, settings: MqttSettings, n: int) -> list[Simulate
         folder = tmp_path / f"table{number}"
         folder.mkdir()
         config = table_config(number, {"arbiter": table_arbiter(
-            club_key=KEY, pin_sha256=hash_pin("2468"))})
+            club_key=KEY, pin_hash=hash_pin("2468"))})
         tables.append(SimulatedTable(number, folder, FakeClock(), mqtt=settings, config=config,
                                      seed=number, names={"red": f"R{number}",
                                                          "black": f"B{number}"},

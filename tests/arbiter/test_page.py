@@ -131,7 +131,7 @@ def club(tmp_path: Path, broker: Broker) -> Iterator[Club]:
     wall = tables[0].clock.wall
     client = ArbiterClient(mqtt, client_id="arbiter-page", wall=wall,
                            keyring=keyring(tmp_path)).start()
-    settings = ArbiterSettings(pin_sha256=hash_pin(PIN), club_key=KEY, pin_attempts=2)
+    settings = ArbiterSettings(pin_hash=hash_pin(PIN), club_key=KEY, pin_attempts=2)
     server = ArbiterServer(client, settings, port=0, log_dir=tmp_path / "log",
                            signing_key=ARBITER).start()
     c = Club(server, client, tables, tmp_path / "log" / "arbiter-log.jsonl")

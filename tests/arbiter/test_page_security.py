@@ -55,7 +55,7 @@ class Recorder:
 
 def serve(limits: PageLimits | None = None) -> tuple[ArbiterServer, Recorder]:
     source = Recorder()
-    settings = ArbiterSettings(pin_sha256=hash_pin(PIN), pin_attempts=2, pin_lockout_s=60.0)
+    settings = ArbiterSettings(pin_hash=hash_pin(PIN), pin_attempts=2, pin_lockout_s=60.0)
     server = ArbiterServer(source, settings, port=0, signing_key=ARBITER,
                            limits=limits or PageLimits())
     return server.start(), source

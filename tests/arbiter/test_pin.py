@@ -2,33 +2,73 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
-from companion.arbiter.pin import PinLock, hash_pin, valid_pin
+from companion import config
+from companion.arbiter.pin import (
+    MIN_CONFIG_N,
+    PinHashError,
+    PinLock,
+    hash_pin,
+    parse_pin_hash,
+    valid_pin,
+)
 from companion.tamsk.arbiter_menu import ArbiterMenu, Correct, Note, SetOption
 
 PIN = "2468"
 
 
+#: A cheap scrypt cost for the state-machine tests (a configuration refuses it, see below).
+CHEAP = 16
+
+
 def lock(**kw: float) -> PinLock:
-    return PinLock(hash_pin(PIN), attempts=int(kw.get("attempts", 3)),
+    return PinLock(hash_pin(PIN, n=CHEAP), attempts=int(kw.get("attempts", 3)),
                    lockout_s=kw.get("lockout_s", 60.0))
 
 
-def test_the_config_holds_only_the_pins_sha256() -> None:
-    digest = hash_pin(PIN)
-    assert len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)
-    assert digest != hash_pin("2469")
-    assert PinLock(digest.upper()).check(PIN, now=0.0).ok  # hex case does not matter
+def test_the_pin_is_stored_as_a_salted_scrypt_hash() -> None:
+    stored = hash_pin(PIN)
+    parsed = parse_pin_hash(stored)
+    assert stored.startswith("scrypt$32768$8$1$") and len(parsed.salt) == 16
+    assert parsed.n * parsed.r >= MIN_CONFIG_N * 8
+    assert PinLock(stored).check(PIN, now=0.0).ok
+    assert not PinLock(stored).check("2469", now=0.0).ok
 
 
-def test_a_pin_is_four_to_twelve_digits() -> None:
-    assert valid_pin("0000") and valid_pin("123456789012")
-    assert not valid_pin("123") and not valid_pin("12a4") and not valid_pin("1" * 13)
+def test_the_same_pin_hashes_differently_on_every_table() -> None:
+    assert hash_pin(PIN, n=CHEAP) != hash_pin(PIN, n=CHEAP)  # a fresh salt each time
+
+
+def test_the_old_unsalted_sha256_hash_is_refused_with_how_to_rehash() -> None:
+    old = hashlib.sha256(PIN.encode()).hexdigest()
+    with pytest.raises(PinHashError, match="old unsalted SHA-256.*companion arbiter hash-pin"):
+        PinLock(old)
+    with pytest.raises(config.ConfigError, match="pin_sha256.*companion arbiter hash-pin"):
+        config.load(text=f'[arbiter]\npin_sha256 = "{old}"\n')
+
+
+def test_a_cheap_pin_hash_is_refused_in_the_configuration() -> None:
+    with pytest.raises(config.ConfigError, match="too cheap"):
+        config.load(text=f'[arbiter]\npin_hash = "{hash_pin(PIN, n=CHEAP)}"\n')
+    assert config.load(text=f'[arbiter]\npin_hash = "{hash_pin(PIN)}"\n')
+
+
+def test_a_pin_is_four_to_thirty_two_digits() -> None:
+    assert valid_pin("0000") and valid_pin("123456789012") and valid_pin("1" * 32)
+    assert not valid_pin("123") and not valid_pin("12a4") and not valid_pin("1" * 33)
+
+
+def test_a_longer_pin_works_too() -> None:
+    long_pin = "31415926535897932384"
+    pins = PinLock(hash_pin(long_pin, n=CHEAP))
+    assert pins.check(long_pin, now=0.0).ok and not pins.check(long_pin[:-1], now=0.0).ok
 
 
 def test_a_malformed_hash_in_the_config_is_refused_clearly() -> None:
-    with pytest.raises(ValueError, match="64 hex"):
+    with pytest.raises(ValueError, match="not a scrypt hash.*hash-pin"):
         PinLock("not-a-hash")
 
 
@@ -205,3 +245,15 @@ def test_a_locked_pin_entry_is_refused_at_the_stars() -> None:
     actions = press(menu, "***", now=10.0)
     assert menu.state == "idle" and isinstance(actions[0], Note)
     assert actions[0].fields == {"arbiter": "locked"}
+
+
+def test_ending_a_game_without_a_result_needs_the_arbiters_pin() -> None:
+    """The players' keypad cannot end a game (only resign); the arbiter's result item does, and
+    only after the right PIN."""
+    menu = ArbiterMenu(lock())
+    actions = press(menu, "***" + "1357" + "#" + "8" + "3" + "4#")
+    assert not any(isinstance(a, Correct) for a in actions)
+    assert menu.state != "menu"
+    menu = entered()
+    assert press(menu, "8" + "3" + "4#") == [
+        Correct({"what": "result", "winner": "tie", "reason": "the arbiter's ruling"})]

@@ -16,8 +16,10 @@ from companion.arbiter.results import (
     write_signed,
 )
 from companion.journal import JournalWriter
+from companion.keys import SigningKey
 
-KEY = b"the club's sixteen-plus key"
+#: The arbiter's key pair: it signs result records, anyone holding the public half checks them.
+KEY = SigningKey.generate()
 WALL0 = 1_790_000_000.0
 
 
@@ -71,7 +73,7 @@ def test_an_unfinished_game_has_no_result_to_sign(tmp_path: Path) -> None:
 
 def test_a_signed_result_verifies_with_its_journal(tmp_path: Path) -> None:
     out = write_signed(tamsk_game(tmp_path), KEY)
-    verdict = verify_result(out, KEY)
+    verdict = verify_result(out, KEY.public)
     assert verdict.ok, verdict.report()
 
 
@@ -80,7 +82,7 @@ def test_an_edited_result_file_is_refused(tmp_path: Path) -> None:
     record = json.loads(out.read_text())
     record["winner"] = "black"
     out.write_text(json.dumps(record, indent=2))
-    verdict = verify_result(out, KEY)
+    verdict = verify_result(out, KEY.public)
     assert not verdict.ok and "refused" in verdict.report()
 
 
@@ -88,12 +90,12 @@ def test_a_pretty_printed_result_file_still_verifies(tmp_path: Path) -> None:
     out = write_signed(tamsk_game(tmp_path), KEY)
     record = json.loads(out.read_text())
     out.write_text(json.dumps(dict(reversed(list(record.items()))), indent=4))
-    assert verify_result(out, KEY).ok
+    assert verify_result(out, KEY.public).ok
 
 
 def test_a_result_signed_with_another_key_is_refused(tmp_path: Path) -> None:
-    out = write_signed(tamsk_game(tmp_path), b"someone else's key, long enough")
-    assert not verify_result(out, KEY).ok
+    out = write_signed(tamsk_game(tmp_path), SigningKey.generate())
+    assert not verify_result(out, KEY.public).ok
 
 
 def test_a_result_whose_journal_was_edited_is_refused(tmp_path: Path) -> None:
@@ -102,7 +104,7 @@ def test_a_result_whose_journal_was_edited_is_refused(tmp_path: Path) -> None:
     lines = path.read_text().splitlines()
     lines[2] = lines[2].replace('"red"', '"black"')
     path.write_text("\n".join(lines) + "\n")
-    verdict = verify_result(out, KEY)
+    verdict = verify_result(out, KEY.public)
     assert not verdict.ok and "damaged" in verdict.report()
 
 
@@ -112,7 +114,7 @@ def test_notes_written_after_signing_keep_the_result_valid(tmp_path: Path) -> No
     w, _ = JournalWriter.resume(path)
     w.append({"t": 40.0, "ev": "note", "text": "players signed the sheet"})
     w.close()
-    assert verify_result(out, KEY).ok
+    assert verify_result(out, KEY.public).ok
 
 
 def test_a_tantrix_result_counts_the_score_margin(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def records(path: Path) -> list[dict[str, object]]:
 @pytest.fixture
 def table(tmp_path: Path) -> SimulatedTable:
     config = table_config(4, {"arbiter": table_arbiter(
-        pin_sha256=hash_pin(PIN), club_key=KEY.decode(), pin_attempts=2, pin_lockout_s=30.0)})
+        pin_hash=hash_pin(PIN), club_key=KEY.decode(), pin_attempts=2, pin_lockout_s=30.0)})
     clock = FakeClock()
     sim = SimulatedTable(4, tmp_path, clock, config=config, seed=3,
                          names={"red": "Ann", "black": "Bob"})

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from companion.journal import read_path
+from companion.keys import PublicKey
 from companion.simulate import simulate_file
 from companion.verify import verify_path
 
@@ -207,4 +208,8 @@ def test_a_tantrix_table_is_played_from_the_keypad_through_the_daemon(tmp_path: 
     assert (
         state["game"] == "tantrix" and state["placed"] == 1 and state["players"] == ["red", "blue"]
     )
-    assert verify_path(path).ok
+    # Made on first start, beside the journals: its fingerprint is shown and logged at start-up.
+    key = PublicKey.from_file_or_line(str(journals / "keys" / "table.key.pub"))
+    assert verify_path(path, key=key).ok
+    logged = proc.stderr.read() if proc.stderr else ""
+    assert f"table key fingerprint {key.short_fingerprint}" in logged

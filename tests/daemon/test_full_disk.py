@@ -22,6 +22,7 @@ from companion.daemon import Daemon, NullNotifier
 from companion.diskspace import BACK_TEXT, FULL_TEXT, DiskWatch, Usage, low_text
 from companion.inputs import RawInput
 from companion.journal import JournalWriter, read_path
+from companion.keys import SigningKey
 from companion.simulate import simulate_file
 from companion.tables import make_table, start_configured_game
 from companion.tantrix.table import TantrixTable
@@ -77,7 +78,8 @@ def watch(folder: Path, disk: Disk) -> DiskWatch:
 
 def test_a_line_cut_short_by_a_full_disk_is_taken_back(tmp_path: Path, disk: Disk) -> None:
     header = {"game": "tantrix", "players": ["red", "blue"]}
-    writer = JournalWriter.create(tmp_path / "j.jsonl", header)
+    key = SigningKey.generate()
+    writer = JournalWriter.create(tmp_path / "j.jsonl", header, key)
     size = (tmp_path / "j.jsonl").stat().st_size
     disk.fill()
     disk.room = 10  # ten bytes of the line get in, then the disk is full
@@ -87,7 +89,7 @@ def test_a_line_cut_short_by_a_full_disk_is_taken_back(tmp_path: Path, disk: Dis
     disk.free_space()
     writer.append({"t": 2.0, "ev": "note", "text": "kept"})
     writer.close()
-    assert verify_path(tmp_path / "j.jsonl").ok
+    assert verify_path(tmp_path / "j.jsonl", key=key.public).ok
     assert [b["text"] for _, b in read_path(tmp_path / "j.jsonl").events] == ["kept"]
 
 

@@ -153,6 +153,21 @@ def test_a_glass_about_to_run_out_is_warned(tmp_path: Path) -> None:
     assert rig.samples["low"]["view"]["warning"] == "r1 < 10 s"
 
 
+def test_with_arbiter_mode_on_a_long_press_on_menu_does_not_end_the_game(tmp_path: Path) -> None:
+    from companion.arbiter.pin import hash_pin
+    from companion.config import defaults
+
+    config = defaults()
+    config["arbiter"]["pin_hash"] = hash_pin("2468", n=16)
+    rig = make_rig(tmp_path, config=config)
+    rig.flip(3.0, "r1")
+    rig.press(5.0, "menu", hold=2.5)
+    rig.run(until=9.0)
+    assert "end" not in [e["ev"] for e in rig.game_events()]
+    assert rig.table.game is not None and not rig.table.game.over
+    assert "error" in [s for _, s in rig.sounds]
+
+
 def test_a_long_press_on_menu_ends_the_game(tmp_path: Path) -> None:
     rig = make_rig(tmp_path)
     rig.flip(3.0, "r1")
@@ -163,26 +178,58 @@ def test_a_long_press_on_menu_ends_the_game(tmp_path: Path) -> None:
     assert rig.table.game.over and rig.table.game.outcome.winner == "red"
 
 
-def test_a_new_game_from_the_keypad_menu_ends_the_old_one_and_opens_a_new_journal(
+def test_a_player_cannot_end_a_game_from_the_keypad_menu_by_starting_a_new_one(
     tmp_path: Path,
 ) -> None:
     rig = make_rig(tmp_path)
     first = rig.table.journal_path
     rig.flip(3.0, "r1")
     rig.keys(5.0, "D")
-    rig.sample(5.2, "menu")
-    rig.keys(5.5, "22#")  # level 2, original rules
+    rig.keys(5.5, "22#")  # level 2, original rules: refused while the game is on
     rig.run(until=7.0)
-    assert rig.samples["menu"]["view"]["paused"]
+    assert rig.table.journal_path == first
+    assert rig.table.game is not None and not rig.table.game.over
+    assert "error" in [s for _, s in rig.sounds]
+    assert "end" not in [e["ev"] for e in rig.game_events()]
+
+
+def test_resigning_needs_a_second_press_and_names_the_resigner(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    rig.flip(3.0, "r1")
+    rig.keys(5.0, "DA")  # red's resign key once: only asked
+    rig.sample(5.3, "asked")
+    rig.keys(6.0, "*")  # changed his mind
+    rig.sample(7.0, "cancelled")
+    rig.keys(8.0, "AA")  # still in the menu: asked, then confirmed
+    rig.run(until=10.0)
+    assert "red resigns?" in str(rig.samples["asked"]["view"]["warning"])
+    assert rig.samples["cancelled"]["view"]["warning"] is None
+    assert [e["ev"] for e in rig.game_events()].count("resign") == 1
+    assert rig.game_events()[-1]["ev"] == "resign"
+    assert rig.game_events()[-1]["player"] == "red"
+    outcome = rig.table.game.outcome
+    assert outcome is not None and (outcome.winner, outcome.reason) == ("black", "resignation")
+    assert outcome.ended_by == "red"
+
+
+def test_after_a_resignation_the_menu_starts_a_new_game(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    first = rig.table.journal_path
+    rig.keys(1.0, "DBB")
+    rig.keys(2.0, "D22#")
+    rig.run(until=4.0)
     assert first is not None and rig.table.journal_path != first
     from companion.journal import read_path
 
     old = read_path(first)
-    assert old.events[-1][1]["ev"] == "end"
+    assert old.events[-2][1]["ev"] == "resign"
+    final = old.events[-1][1]  # a finished game's journal ends with its final record
+    assert final["ev"] == "note" and final["final"]["winner"] == "red"
+    assert final["final"]["reason"] == "resignation" and final["final"]["ended_by"] == "black"
+    assert verify_path(first, key=rig.table.signer.public).final_seen
     new = read_path(rig.table.journal_path)
     assert new.header is not None
     assert (new.header["level"], new.header["ruleset"]) == (2, "original")
-    assert rig.table.game is not None and rig.table.game.moves == []
 
 
 def test_an_impossible_menu_entry_is_refused_with_a_beep(tmp_path: Path) -> None:

@@ -33,7 +33,8 @@ def test_guide_builds_the_venv_the_unit_starts(guide: str) -> None:
     venv = executable.removesuffix("/bin/companion")
     assert venv == "/opt/companion/.venv"
     assert "python3 -m venv --system-site-packages .venv" in guide
-    assert "sudo git clone <repository URL> /opt/companion" in guide
+    assert "sudo git clone ~/companion /opt/companion" in guide
+    assert "<repository URL>" not in guide  # no placeholder left for the reader to guess
 
 
 def test_guide_installs_files_that_exist(guide: str) -> None:

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from companion import journal
 from companion.journal import JournalWriter, read_bytes, read_path
+from companion.keys import SigningKey
+from companion.scenario import MalformedInput
 from companion.simulate import simulate_file
 from companion.tamsk.game import Game, Rules
 from companion.verify import verify_path
@@ -31,8 +33,12 @@ EVENTS = [
 ]
 
 
+#: The table's key these journals are signed with.
+KEY = SigningKey.generate()
+
+
 def write(path: Path, header: dict = HEADER, events: list = EVENTS) -> bytes:
-    with JournalWriter.create(path, header) as w:
+    with JournalWriter.create(path, header, KEY) as w:
         for e in events:
             w.append(e)
     return path.read_bytes()
@@ -91,7 +97,7 @@ def test_resume_keeps_the_torn_bytes_aside_and_continues_the_chain(tmp_path: Pat
     path = tmp_path / "g.jsonl"
     data = write(path)
     path.write_bytes(data + b'{"t":12.0,"ev":"li')
-    writer, j = JournalWriter.resume(path)
+    writer, j = JournalWriter.resume(path, KEY)
     assert j.torn is not None
     writer.append({"t": 12.5, "ev": "lift", "glass": "b3"})
     writer.close()
@@ -139,11 +145,18 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
-def test_any_single_byte_change_is_caught_by_verify(sample: bytes, data: st.DataObject) -> None:
+def test_any_single_byte_change_is_caught_by_verify(
+    sample: bytes, data: st.DataObject, tmp_path: Path
+) -> None:
     offset = data.draw(st.integers(0, len(sample) - 1))
     new = data.draw(st.integers(0, 255).filter(lambda b: b != sample[offset]))
     changed = sample[:offset] + bytes([new]) + sample[offset + 1 :]
-    assert not read_bytes(changed).intact
+    path = tmp_path / "changed.jsonl"
+    path.write_bytes(changed)
+    try:  # the chain, or (a byte of a signature) the signature check, or the readers' limits
+        assert not verify_path(path, key=KEY.public).ok
+    except MalformedInput:
+        pass
 
 
 def test_truncating_at_every_byte_offset_never_raises_nor_loses_a_complete_record(

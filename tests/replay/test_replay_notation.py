@@ -237,3 +237,18 @@ def test_notation_and_jsonl_files_are_told_apart() -> None:
     assert notation.looks_like_notation('; comment\n[game "tamsk"]\n')
     assert not notation.looks_like_notation('# comment\n{"game": "tamsk"}\n')
     assert not notation.looks_like_notation('["not", "an", "object"]\n')
+
+
+def test_a_game_counts_its_moves_not_its_timer_and_end_lines() -> None:
+    replay = load(scenario("p02_forfeit_adjusted"))
+    timer_lines = [line for line in replay.lines if "T15" in line.text or "--" in line.text]
+    assert timer_lines, "the scenario has a timer line"
+    assert replay.moves == replay.records - sum(1 for line in replay.lines if not line.move)
+    assert all(not line.move for line in timer_lines)
+    assert replay.moves < replay.records
+
+
+def test_the_summary_and_the_replay_say_the_same_time_for_a_penalty() -> None:
+    from companion.tamsk.simulate import _clock
+
+    assert _clock(64.17) == notation.format_time(64.17, exact=False) == "1:04.1"

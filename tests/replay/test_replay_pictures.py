@@ -254,3 +254,26 @@ def test_a_glass_off_the_board_or_somewhere_unknown_is_not_drawn(name: str) -> N
                     if g.get("data-glass")}
         known = {n: g["space"] for n, g in frame.state["glasses"].items() if g["space"]}
         assert drawn_on == known
+
+
+#: Replay pictures in the players' language: reference name -> (language, English position).
+IN_LANGUAGES = {
+    "fr_tamsk_full_space_loses": ("fr", "tamsk_full_space_loses"),
+    "cs_tamsk_forfeit_and_second_ring": ("cs", "tamsk_forfeit_and_second_ring"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IN_LANGUAGES))
+def test_a_replay_picture_speaks_the_players_language(name: str) -> None:
+    from companion import i18n
+
+    lang, position = IN_LANGUAGES[name]
+    i18n.use(lang)
+    _, _, image = drawn(position)
+    path = REFERENCE / f"{name}.png"
+    if os.environ.get("COMPANION_REDRAW_REFERENCE"):
+        image.save(path)
+    with Image.open(path) as ref:
+        ref.load()
+        diff = ImageChops.difference(ref.convert("RGB"), image.convert("RGB")).getbbox()
+        assert diff is None, f"{name} differs from its reference in the box {diff}"

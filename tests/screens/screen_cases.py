@@ -14,10 +14,12 @@ from typing import Any, TypedDict
 
 from PIL import Image
 
+from companion import i18n
 from companion.screens import error_screen, menu_screen, new_game_screen, with_prompt
 from companion.tamsk.calibration_screen import calibration_screen
 from companion.tamsk.result_screen import result_screen
 from companion.tamsk.screens import table_screen
+from companion.tamsk.words import refusal_in_words
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "reference" / "screens"
 
@@ -225,8 +227,59 @@ def _cases() -> dict[str, Callable[[], Image.Image]]:
     return cases
 
 
+def _in(lang: str, draw: Callable[[], Image.Image]) -> Callable[[], Image.Image]:
+    """``draw`` with the screens speaking ``lang``; English again afterwards."""
+
+    def drawn() -> Image.Image:
+        i18n.use(lang)
+        try:
+            return draw()
+        finally:
+            i18n.reset()
+
+    return drawn
+
+
+def refused_view() -> dict[str, Any]:
+    """Black tried to move b1 onto a full space; the refusal shows in the players' language."""
+    view = midgame_view()
+    view["warning"] = view["error"] = refusal_in_words(
+        "each player's first three moves use his three glasses: move r2 or r3, not r1 again")
+    return view
+
+
+def _language_cases() -> dict[str, Callable[[], Image.Image]]:
+    """The main Tamsk, Tokami and Tantrix screens in French and Czech (English: the cases above)."""
+    from companion.tamsk.screens import screen
+    from companion.tantrix.screens import tantrix_screen
+    from companion.tokami.screens import tokami_screen
+    from tests.tables.screen_views import tantrix_view, tokami_view
+
+    main: dict[str, Callable[[], Image.Image]] = {
+        "table_midgame": lambda: table_screen(midgame_view(), **OLED),
+        "table_dead_glass": lambda: table_screen(dead_glass_view(), **OLED),
+        "table_over": lambda: table_screen(over_view("rings", "red"), **OLED),
+        "table_refused": lambda: screen(refused_view(), **OLED),
+        "result_time_tiebreak": lambda: result_screen(time_tiebreak_view(), **OLED),
+        "result_full_space": lambda: result_screen(over_view("full-space", "red"), **OLED),
+        "new_game_menu": lambda: screen({"game": None, "entry": "3"}, **OLED),
+        "colour_table_dead_glass": lambda: table_screen(dead_glass_view(), **COLOUR),
+        "tokami_start": lambda: tokami_screen(tokami_view("start"), **OLED),
+        "tokami_fallen": lambda: tokami_screen(tokami_view("fallen"), **OLED),
+        "tokami_confirm": lambda: tokami_screen(tokami_view("confirm"), **OLED),
+        "tokami_colour_bonus": lambda: tokami_screen(tokami_view("bonus"), **COLOUR),
+        "tantrix_midgame": lambda: tantrix_screen(tantrix_view("midgame"), **OLED),
+        "tantrix_menu": lambda: tantrix_screen(tantrix_view("menu"), **OLED),
+        "tantrix_refused": lambda: tantrix_screen(tantrix_view("refused"), **OLED),
+        "tantrix_colour_place": lambda: tantrix_screen(tantrix_view("place"), **COLOUR),
+    }
+    return {f"{lang}_{name}": _in(lang, draw) for lang in ("fr", "cs")
+            for name, draw in main.items()}
+
+
 #: Every golden case by name; each call draws a fresh image.
 CASES = _cases()
+CASES.update(_language_cases())
 
 from tests.tables.screen_views import CASES as KEYPAD_TABLE_CASES  # noqa: E402
 

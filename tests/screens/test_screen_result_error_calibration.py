@@ -159,3 +159,4 @@ def test_the_elapsed_seconds_are_shown_in_large_digits() -> None:
 def test_calibration_refuses_impossible_values(args: tuple[object, ...], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         calibration_screen(*args)  # type: ignore[arg-type]
+

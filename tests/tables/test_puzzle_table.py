@@ -180,8 +180,9 @@ def test_every_lay_is_journaled_before_its_sound(tmp_path: Path) -> None:
     lay_tile(s, DISCOVERY_4[0])
     kinds = [kind for kind, _ in s.trail]
     assert kinds == ["record", "sound"]
-    assert s.records[0] | {"t": 0, "wall": 0, "hash": "", "seq": 0, "prev": ""} == {
-        "t": 0, "wall": 0, "hash": "", "seq": 0, "prev": "",
+    sealed = {"t": 0, "wall": 0, "hash": "", "seq": 0, "prev": "", "sig": ""}
+    assert s.records[0] | sealed == {
+        "t": 0, "wall": 0, "hash": "", "seq": 0, "prev": "", "sig": "",
         "ev": "lay", "tile": 1, "q": 0, "r": 0, "rot": 5, "src": "keypad",
     }  # fmt: skip
 

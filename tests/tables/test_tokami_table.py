@@ -176,13 +176,20 @@ def test_a_key_out_of_place_is_shown_and_buzzed_but_changes_nothing(tmp_path: Pa
     assert state(s)["turns"] == 0
 
 
-def test_stopping_the_game_journals_end(tmp_path: Path) -> None:
+def test_ending_the_game_at_the_keypad_journals_the_resignation_and_who_resigned(
+    tmp_path: Path,
+) -> None:
     s = started(tmp_path)
-    s.press("112#D#")
-    assert s.journal_lines()[-1]["ev"] == "end"
-    assert s.view["over"] and s.view["reason"] == "stopped" and s.view["winner"] == "Anna"
+    s.press("112#D")
+    assert s.journal_lines()[-1]["ev"] != "resign"  # D only asks
+    s.press("#")
+    resign, final = s.journal_lines()[-2:]
+    assert resign["ev"] == "resign" and resign["player"] == "Ben"
+    assert final["final"] == {"winner": "Anna", "reason": "resigned", "resigned": "Ben",
+                              "records": final["seq"] + 1}  # the journal's length
+    assert s.view["over"] and s.view["reason"] == "resigned" and s.view["winner"] == "Anna"
     s.press("2")
-    assert s.table.error is not None and "stopped" in s.table.error
+    assert s.table.error is not None and "resigned" in s.table.error
     assert replayed_state(s.journal) == state(s)
 
 

@@ -185,10 +185,12 @@ def test_calling_off_an_undo_after_the_game_ended_keeps_the_game_over_screen() -
     assert entry.screen.prompt == "game over: a tie"
 
 
-def test_stop_asks_for_confirmation_then_journals_an_end() -> None:
+def test_ending_the_game_at_the_keypad_is_a_confirmed_resignation_of_the_player_on_turn() -> None:
     entry = table()
     type_keys(entry, "143#")
-    assert events(type_keys(entry, "D#")) == [{"ev": "end"}]
+    assert events(type_keys(entry, "D")) == []  # asked first
+    assert entry.screen.prompt == "Ben: resign the game?"
+    assert events(type_keys(entry, "#")) == [{"ev": "resign", "player": "Ben"}]
     assert entry.screen.prompt == "game over: Anna wins"
     assert entry.screen.choices == ()
 
@@ -248,11 +250,11 @@ def test_undo_with_nothing_played_is_refused() -> None:
     assert_refused(table(), "A", "nothing to undo")
 
 
-def test_keys_after_a_stop_are_refused() -> None:
+def test_keys_after_a_resignation_are_refused() -> None:
     entry = table()
     type_keys(entry, "D#")
     for key in "1#A*":
-        assert_refused(entry, key, "stopped")
+        assert_refused(entry, key, "resigned")
 
 
 def test_a_key_the_keypad_does_not_have_is_refused() -> None:

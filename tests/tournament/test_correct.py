@@ -18,7 +18,8 @@ from tests.tournament.helpers import run
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
     path = tmp_path / "config.toml"
-    path.write_text(f'[arbiter]\npin_sha256 = "{hash_pin("2468")}"\n')
+    path.write_text(f'[arbiter]\npin_hash = "{hash_pin("2468")}"\n'
+                    f'key_file = "{tmp_path / "arbiter" / "arbiter.key"}"\n')
     return path
 
 
@@ -81,4 +82,4 @@ def test_without_a_pin_in_the_configuration_nobody_corrects(
     journal = helpers.tantrix(tmp_path / "g.jsonl", "Ann", "Bob")
     assert correct(monkeypatch, bare, journal, "2468", "--what", "result", "--reason", "x",
                    "--set", "winner=red") == 2
-    assert "pin_sha256" in capsys.readouterr().err
+    assert "pin_hash" in capsys.readouterr().err

@@ -1,0 +1,124 @@
+"""The players' language: English, French or Czech, with the standard gettext workflow.
+
+What a player or an arbiter reads (the OLED, the keypad prompts, the replays) is marked with
+:func:`_` and translated through the ``companion`` gettext domain. The catalogs live in the
+package (``companion/locale/<lang>/LC_MESSAGES/companion.po``, compiled to ``.mo`` beside it):
+``make catalogs`` extracts the strings with Babel (``babel.cfg``), updates the ``.po`` files and
+compiles them; the compiled ``.mo`` files are committed with their ``.po`` so that a plain
+``pip install`` (or a Pi with no Babel) has them, and ``tests/test_i18n.py`` fails when one is
+older than its ``.po``.
+
+The language is, first to last: ``--lang``, ``[table] language``, the environment
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them), English. The pure
+rules modules never import this module: they give stable English reasons, and the shell
+translates them when it shows them.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+DOMAIN = "companion"
+LOCALE_DIR = Path(__file__).parent / "locale"
+#: The languages with a catalog, and English (the source strings).
+LANGUAGES = ("en", "fr", "cs")
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_chosen: str | None = None
+
+
+def available() -> tuple[str, ...]:
+    return LANGUAGES
+
+
+def _normalise(lang: str) -> str:
+    """``fr_FR.UTF-8`` -> ``fr``; ``C``/``POSIX`` -> ``en``."""
+    base = lang.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+    return "en" if base in ("", "c", "posix") else base
+
+
+def check(lang: str) -> str:
+    """The language code of ``lang`` (``fr_FR.UTF-8`` -> ``fr``); ValueError if no catalog."""
+    code = _normalise(lang)
+    if code not in LANGUAGES:
+        raise ValueError(f"no catalog for language {lang!r}: choose {', '.join(LANGUAGES)}")
+    return code
+
+
+def use(lang: str | None = None, *, explicit: bool = True) -> str:
+    """Speak ``lang`` from now on (None: the environment's); returns the language used.
+
+    An ``explicit`` choice (``--lang``) is kept when a configuration later names another with
+    ``use(..., explicit=False)``.
+    """
+    global _translation, _chosen
+    if not explicit and _chosen is not None:
+        return language()
+    if explicit:
+        _chosen = lang
+    if lang:
+        languages: list[str] | None = [check(lang)]
+    else:
+        languages = None  # gettext reads LANGUAGE, LC_ALL, LC_MESSAGES, LANG
+    _translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=languages, fallback=True)
+    return language()
+
+
+def reset() -> None:
+    """Back to English with no choice made (tests)."""
+    global _translation, _chosen
+    _translation, _chosen = gettext.NullTranslations(), None
+
+
+def language() -> str:
+    """The language being spoken: ``en``, ``fr`` or ``cs``."""
+    info = _translation.info()
+    return _normalise(info.get("language", "en")) if info else "en"
+
+
+def _(message: str) -> str:
+    """``message`` in the players' language."""
+    return _translation.gettext(message)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the players' language, as meant in ``context`` (a Tamsk player's colour
+    is not a Tantrix tile's: Czech says ``červený`` for one and ``červená`` for the other)."""
+    return _translation.pgettext(context, message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for ``n`` in the players' language (Czech has three)."""
+    return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction only; it is translated where it is shown."""
+    return message
+
+
+@cache
+def _compiled(templates: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    out = []
+    for template in templates:
+        parts = re.split(r"\{(\w+)\}", template)
+        regex = "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        out.append((re.compile(f"^{regex}$"), template))
+    return tuple(out)
+
+
+def match_template(text: str, templates: Sequence[str]) -> tuple[str, dict[str, str]] | None:
+    """The English template (``"{glass} was not lifted"``) ``text`` was made from, with its
+    values (``{"glass": "r1"}``), or None: how the shell translates what the pure rules, which
+    never import this module, said in English."""
+    for pattern, template in _compiled(tuple(templates)):
+        match = pattern.match(text)
+        if match is not None:
+            return template, match.groupdict()
+    return None

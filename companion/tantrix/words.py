@@ -1,0 +1,64 @@
+"""Tantrix's refusals in the players' language.
+
+The rules (:mod:`companion.tantrix.game`) refuse a placement in English (``IllegalPlacement``:
+the rule, then the detail); each detail they can give is listed here as its English template,
+and :func:`refusal_in_words` says it in the players' language with its tiles, cells and colours
+kept.
+"""
+
+from __future__ import annotations
+
+from companion.i18n import N_, _, match_template
+
+REFUSALS = (
+    N_("no tile has been placed"),
+    N_("all 56 tiles are already on the table"),
+    N_("tile {tile} already lies at {cell}"),
+    N_("{cell} already holds tile {tile}"),
+    N_("{cell} touches no tile"),
+    N_("{player} has had his free move; {cell} is not a forced space"),
+    N_("side {side} of tile {tile} is {colour} but tile {other} there shows {colour2}"),
+    N_("the forced space at {cell} would face three {colour} sides"),
+    N_("{cell} touches the forced space at {space}, which must be filled first"),
+    N_("{cell} lies on a side controlled by the forced space at {space}"),
+    # with hands (companion.tantrix.hands)
+    N_("tile {tile} is not in {player}'s hand ({tiles})"),
+    N_("{player} holds {count} tiles: draw from the bag first"),
+    N_("{player} can fill a forced space: {fills}"),
+    N_("tile {tile} is already in {player}'s hand"),
+    N_("{player} already holds {count} tiles"),
+    N_("the start draw comes before the first draw"),
+    N_("every player draws one tile: {players}"),
+    N_("two players cannot draw the same tile"),
+    N_("in the team game give the start draw as a list in seat order"),
+    # the solo modes (companion.tantrix.solo, companion.tantrix.layout)
+    N_("tile {tile} fits at {cell} turned {rot}: only a tile that cannot be laid is discarded"),
+    N_("only right after filling a gobble"),
+    N_("{cell} touches fewer than {count} tiles"),
+    N_("tile {tile} is on the discard pile"),
+    N_("{player} gives his tile to an opponent"),
+    N_("{player} has already finished"),
+    N_("{player} is not playing"),
+    N_("a gobble gives one tile, a double gobble two"),
+    N_("tile {tile} has a {back} back: the {puzzle} puzzle uses {tiles}"),
+    N_("tile {tile} is not on the table"),
+    N_("tile {tile} fills the forced space at {cell}: it must go there"),
+    N_("tile {tile} is the one drawn, not {other}"),
+    N_("turn the next tile over first"),
+    N_("tile {tile} is drawn: lay it first"),
+    N_("tile {tile} is drawn: lay or discard it"),
+    N_("draw a tile first"),
+)
+
+
+def refusal_in_words(detail: str) -> str:
+    """A refused placement's English ``detail`` in the players' language (as it was if
+    unknown)."""
+    found = match_template(detail, REFUSALS)
+    if found is None:
+        return detail
+    template, values = found
+    for key in ("colour", "colour2", "player"):
+        if key in values:
+            values[key] = _(values[key])
+    return _(template).format(**values)

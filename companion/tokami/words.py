@@ -1,0 +1,45 @@
+"""Tokami's refusals in the players' language.
+
+The rules (:mod:`companion.tokami.game`) refuse a turn in English (:class:`IllegalTurn`'s
+``detail``); each detail they can give is listed here as its English template, and
+:func:`refusal_in_words` says it in the players' language with its colours and names kept.
+"""
+
+from __future__ import annotations
+
+from companion.i18n import N_, _, match_template
+
+REFUSALS = (
+    N_("the game was stopped; no more turns are counted"),
+    N_("the game is over after {rounds} round(s); no more turns are counted"),
+    N_("{player} is not playing this game"),
+    N_("it is {player}'s turn, not {by}'s"),
+    N_("no block was just placed higher, so there is no forbidden block to take: take a block "
+       "out, and enter 'not higher' with its colour if it will not go up"),
+    N_("there are no {colour} blocks in this game (colours: {colours})"),
+    N_("a fall needs at least one fallen block; a block that would not go higher is "
+       "'not higher'"),
+    N_("the bonus must be another block than the one moved higher, and only one {colour} block "
+       "is on the cross"),
+    N_("no {colour} block is left on the cross"),
+    N_("{wanted} {colour} block cannot come off the cross: only {there} {colour2} left"),
+    N_("{wanted} {colour} blocks cannot come off the cross: only {there} {colour2} left"),
+    N_("the bonus must be another block than the one moved, and the only other {colour} block "
+       "is the one just placed higher, forbidden to {player}"),
+    N_("the {colour} block just placed higher is forbidden to {player} (neither to move nor as "
+       "a bonus), and no other {colour2} block is left on the cross"),
+    N_("the game was stopped; a stopped game stays as it was"),
+    N_("no turn has been played yet, nothing to undo"),
+)
+
+
+def refusal_in_words(detail: str) -> str:
+    """A refused turn's English ``detail`` in the players' language (as it was if unknown)."""
+    found = match_template(detail, REFUSALS)
+    if found is None:
+        return detail
+    template, values = found
+    for key in ("colour", "colour2"):
+        if key in values:
+            values[key] = _(values[key])
+    return _(template).format(**values)
