@@ -227,8 +227,9 @@ def play_strategy(argv: list[str], out: TextIO) -> int:
     """``companion tantrix play``: a Strategy game on the desktop keypad and screen."""
     from companion.tantrix.game import Game
 
+    hands = "--hands" in argv
     try:
-        argv, _, journal_dir = _split_table_options(argv)
+        argv, _, journal_dir = _split_table_options([a for a in argv if a != "--hands"])
     except ValueError as exc:
         out.write(f"{exc}\n{PLAY_USAGE}")
         return 2
@@ -253,8 +254,7 @@ def play_strategy(argv: list[str], out: TextIO) -> int:
         from companion.desktop import main as desktop_main
 
         return desktop_main(config, journal_dir)
-    hands = "--hands" in argv
-    players = [a for a in argv if a != "--hands"]
+    players = list(argv)
     try:
         Game(players or ["red", "yellow"])
     except ValueError as exc:

@@ -60,3 +60,13 @@ def test_the_rainbow_table_config_starts_the_puzzle(tmp_path: Path) -> None:
         assert isinstance(game, Rainbow) and game.puzzle == "red" and game.size == 15
     finally:
         table.close()
+
+
+def test_tantrix_play_reads_hands_and_refuses_bad_seats() -> None:
+    from companion.puzzle.cli import play_strategy
+
+    out = io.StringIO()
+    assert play_strategy(["--hands", "red", "purple"], out) == 2
+    assert "purple" in out.getvalue() and "unknown option" not in out.getvalue()
+    out = io.StringIO()
+    assert play_strategy(["gobble", "Ada"], out) == 2  # a race needs 2 to 6
