@@ -205,7 +205,7 @@ def test_hash_pin_reads_one_pin_from_a_pipe(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("1234\n"))
     assert cli.main(["arbiter", "hash-pin"]) == 0
-    assert "pin_sha256" in capsys.readouterr().out
+    assert "pin_hash = \"scrypt$" in capsys.readouterr().out
 
 
 def test_calibrate_without_i2c_names_the_bus(

@@ -155,8 +155,9 @@ def swiss_round(players: Sequence[SwissPlayer]) -> list[Pair]:
     ranked = rank(players)
     byes: list[SwissPlayer | None] = [None]
     if len(ranked) % 2:
+        # rule 2: never a second bye while someone has had none (FIDE C.2 is absolute too)
         fresh = [p for p in reversed(ranked) if not p.had_bye]
-        byes = [*fresh, *(p for p in reversed(ranked) if p.had_bye)]  # rule 2
+        byes = list(fresh) if fresh else list(reversed(ranked))
     for bye in byes:
         pairs = _pair_all([p for p in ranked if p is not bye])
         if pairs is None:

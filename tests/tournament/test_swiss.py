@@ -10,8 +10,10 @@ from companion.tournament.swiss import (
     SECOND,
     PairingError,
     SwissPlayer,
+    _Search,
     first_mover,
     preference,
+    rank,
     swiss_round,
 )
 
@@ -89,9 +91,11 @@ def test_the_stronger_preference_wins_then_the_higher_ranked() -> None:
     assert first_mover(b, c, board=1)[0] is b
 
 
-def play(n: int, rounds: int, outcomes: list[int]) -> list[list[tuple[int, int | None]]]:
+def play(
+    n: int, rounds: int, outcomes: list[int], fields: list[list[SwissPlayer]] | None = None
+) -> list[list[tuple[int, int | None]]]:
     """A whole Swiss tournament with results drawn from ``outcomes`` (0 first wins, 1 tie,
-    2 second wins)."""
+    2 second wins); ``fields`` collects the players as each round was paired."""
     score = {i: 0.0 for i in range(1, n + 1)}
     opp: dict[int, set[int]] = {i: set() for i in score}
     col: dict[int, list[str]] = {i: [] for i in score}
@@ -101,6 +105,8 @@ def play(n: int, rounds: int, outcomes: list[int]) -> list[list[tuple[int, int |
     for _ in range(rounds):
         field = [SwissPlayer(i, score[i], 3000 - i, frozenset(opp[i]), tuple(col[i]), i in bye)
                  for i in score]
+        if fields is not None:
+            fields.append(field)
         pairs = swiss_round(field)
         history.append(pairs)
         for a, b in pairs:
@@ -147,13 +153,23 @@ def test_random_tournaments_never_pair_a_rematch_nor_two_byes_to_one_player(
 @settings(max_examples=40, deadline=None)
 @given(n=st.sampled_from([6, 8, 10, 12]), outcomes=st.lists(st.integers(0, 2), min_size=1,
                                                             max_size=30))
-def test_first_moves_stay_balanced_within_two(n: int, outcomes: list[int]) -> None:
-    history = play(n, n // 2, outcomes)  # a Swiss has fewer rounds than a round robin
+def test_first_moves_stay_balanced_within_two_unless_no_other_pairing_exists(
+    n: int, outcomes: list[int]
+) -> None:
+    """Rule 6: two players who must both move first (or both second) meet only when every
+    other pairing of the round is a rematch; only then may a difference reach 3."""
+    fields: list[list[SwissPlayer]] = []
+    history = play(n, n // 2, outcomes, fields)  # a Swiss has fewer rounds than a round robin
     firsts = {i: 0 for i in range(1, n + 1)}
     seconds = dict(firsts)
-    for pairs in history:
+    for field, pairs in zip(fields, history, strict=True):
         for a, b in pairs:
+            if b is None:
+                continue  # a bye is no move at all
             firsts[a] += 1
-            if b is not None:
-                seconds[b] += 1
-    assert all(abs(firsts[i] - seconds[i]) <= 2 for i in firsts)
+            seconds[b] += 1
+        if any(abs(firsts[i] - seconds[i]) > 2 for i in firsts):
+            # forced: no clash-free pairing of this round without a rematch exists
+            bye = {a for a, b in pairs if b is None}
+            assert not _Search(strict=True).run([p for p in rank(field) if p.number not in bye])
+            return
