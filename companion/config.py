@@ -51,7 +51,12 @@ ruleset = "adjusted"   # "adjusted" (English rule book) or "original" (French/Cz
 start = "standard"     # or "free"
 
 [tantrix]
-players = ["red", "yellow"]   # 2 to 4 colours in seat order
+players = ["red", "yellow"]   # 2 to 4 colours in seat order (team game: red, yellow, red, yellow)
+hands = false                 # true: every draw is typed, the forced-space obligation enforced
+mode = "strategy"             # or a solo mode: "solitaire", "rainbow", "gobble"
+target = "line"               # solitaire: "line" or "loop"
+puzzle = "green"              # rainbow: "green", "yellow", "white", "blue" or "red"
+race = []                     # gobble: 2 to 6 names for the race scorer (empty: solo)
 
 [tokami]
 players = ["Player 1", "Player 2"]

@@ -75,7 +75,72 @@ def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
     return False
 
 
-USAGE = "usage: companion tantrix puzzle discovery N [FILE | --table [--journal-dir DIR]]\n"
+USAGE = (
+    "usage: companion tantrix puzzle discovery N [FILE | --table [--journal-dir DIR]]\n"
+    "       companion tantrix puzzle rainbow COLOUR [FILE | --table [--journal-dir DIR]]\n"
+)
+
+
+def play_rainbow(colour: str, lines: Iterable[str], out: TextIO) -> bool:
+    """A Rainbow puzzle typed one tile a line (as for Discovery; a tile already laid is
+    lifted and laid again); the layout is judged after every line."""
+    from companion.tantrix.solo import Rainbow
+
+    puzzle = Rainbow(colour)
+    out.write(f"Rainbow {colour}: tiles {' '.join(map(str, puzzle.tiles))}\n")
+    for line in lines:
+        try:
+            parsed = parse_line(line)
+        except ValueError as exc:
+            out.write(f"  ? {exc}\n")
+            continue
+        if parsed is None:
+            continue
+        kind, tile, where = parsed
+        try:
+            if kind == "lift" or puzzle.table.where_is(tile) is not None:
+                puzzle.lift(tile)
+            if kind == "lay":
+                assert where is not None
+                puzzle.place(Placement(tile, *where))
+        except ValueError as exc:  # IllegalPlacement is a ValueError
+            out.write(f"  ? {exc}\n")
+            continue
+        solved, solving, problems = puzzle.verdict()
+        if solved:
+            out.write(f"  SOLVED ({solving})\n")
+            return True
+        out.write(f"  {puzzle.table.placed}/{puzzle.size} tiles laid")
+        out.write(f"; {problems[-1]}\n" if problems else "\n")
+    return False
+
+
+def rainbow_config(colour: str) -> dict[str, Any]:
+    """The built-in configuration set up for a keypad Rainbow table."""
+    from companion.config import defaults
+
+    config = defaults()
+    config["game"]["kind"] = "tantrix"
+    config["tantrix"]["mode"] = "rainbow"
+    config["tantrix"]["puzzle"] = colour
+    return config
+
+
+def _rainbow(argv: list[str], table: bool, journal_dir: Path | None, stdin: TextIO | None,
+             out: TextIO) -> int:
+    from companion.tantrix.solo import PUZZLES
+
+    if len(argv) < 2 or argv[1] not in PUZZLES or (table and len(argv) > 2):
+        out.write(f"COLOUR is one of {', '.join(PUZZLES)}\n{USAGE}")
+        return 2
+    if table:
+        from companion.desktop import main as desktop_main
+
+        return desktop_main(rainbow_config(argv[1]), journal_dir)
+    if len(argv) > 2:
+        with open(argv[2], encoding="utf-8") as handle:
+            return 0 if play_rainbow(argv[1], handle, out) else 1
+    return 0 if play_rainbow(argv[1], stdin or sys.stdin, out) else 1
 
 
 def table_config(n: int) -> dict[str, Any]:
@@ -114,6 +179,8 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
     except ValueError as exc:
         sys.stderr.write(f"companion tantrix: {exc}\n{USAGE}")
         return 2
+    if argv[:1] == ["rainbow"]:
+        return _rainbow(argv, table, journal_dir, stdin, out)
     if len(argv) < 2 or argv[0] != "discovery" or (table and len(argv) > 2):
         out.write(USAGE)
         return 2
@@ -138,15 +205,82 @@ def main(argv: list[str], stdin: TextIO | None = None, out: TextIO | None = None
     return 0 if play(n, stdin or sys.stdin, out) else 1
 
 
+PLAY_USAGE = (
+    "usage: companion tantrix play [--hands] [COLOUR ...] [--journal-dir DIR]\n"
+    "       companion tantrix play solitaire [line|loop] | gobble [NAME ...] [--journal-dir DIR]\n"
+    "  e.g. companion tantrix play --hands red yellow red yellow   (the team game)\n"
+)
+
+
+def play_config(players: list[str], hands: bool) -> dict[str, Any]:
+    """The built-in configuration set up for a keypad Strategy table."""
+    from companion.config import defaults
+
+    config = defaults()
+    config["game"]["kind"] = "tantrix"
+    config["tantrix"]["players"] = players or ["red", "yellow"]
+    config["tantrix"]["hands"] = hands
+    return config
+
+
+def play_strategy(argv: list[str], out: TextIO) -> int:
+    """``companion tantrix play``: a Strategy game on the desktop keypad and screen."""
+    from companion.tantrix.game import Game
+
+    hands = "--hands" in argv
+    try:
+        argv, _, journal_dir = _split_table_options([a for a in argv if a != "--hands"])
+    except ValueError as exc:
+        out.write(f"{exc}\n{PLAY_USAGE}")
+        return 2
+    if argv[:1] in (["solitaire"], ["gobble"]):
+        from companion.config import defaults
+
+        config = defaults()
+        config["game"]["kind"] = "tantrix"
+        config["tantrix"]["mode"] = argv[0]
+        if argv[0] == "gobble":
+            race = argv[1:]
+            if race and not 2 <= len(race) <= 6:
+                out.write(f"a Gobble race is for 2 to 6 players\n{PLAY_USAGE}")
+                return 2
+            config["tantrix"]["race"] = race
+        else:
+            target = argv[1] if len(argv) > 1 else "line"
+            if target not in ("line", "loop") or len(argv) > 2:
+                out.write(PLAY_USAGE)
+                return 2
+            config["tantrix"]["target"] = target
+        from companion.desktop import main as desktop_main
+
+        return desktop_main(config, journal_dir)
+    players = list(argv)
+    try:
+        Game(players or ["red", "yellow"])
+    except ValueError as exc:
+        out.write(f"{exc}\n{PLAY_USAGE}")
+        return 2
+    from companion.desktop import main as desktop_main
+
+    return desktop_main(play_config(players, hands), journal_dir)
+
+
 def cmd_tantrix(args: argparse.Namespace) -> int:
+    if args.puzzle == "play":
+        return play_strategy(list(args.rest), sys.stdout)
     return main(args.rest)
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``companion tantrix puzzle ...``."""
-    p = sub.add_parser("tantrix", help="Tantrix solo puzzles: tantrix puzzle discovery N [FILE]")
-    p.add_argument("puzzle", choices=["puzzle"])
+    p = sub.add_parser(
+        "tantrix",
+        help="Tantrix: tantrix puzzle discovery N [FILE]; tantrix play [--hands] [COLOUR ...]",
+    )
+    p.add_argument("puzzle", choices=["puzzle", "play"])
     p.add_argument(
-        "rest", nargs=argparse.REMAINDER, help="discovery N [FILE | --table [--journal-dir DIR]]"
+        "rest",
+        nargs=argparse.REMAINDER,
+        help="discovery N | rainbow COLOUR [FILE | --table [--journal-dir DIR]]",
     )
     p.set_defaults(func=cmd_tantrix)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from companion.arbiter import keypad
 from companion.arbiter.kinds import GameResult
 from companion.scenario import MalformedInput
-from companion.tantrix.game import Game
+from companion.tantrix.simulate import make_game, who
 
 if TYPE_CHECKING:
     pass
@@ -37,7 +37,10 @@ class TantrixMirror:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ValueError('the journal header has no "players" list of colours')
         self.header = dict(header)
-        self.game = Game(players)
+        try:
+            self.game = make_game(header)
+        except MalformedInput as exc:
+            raise ValueError(str(exc)) from None
         self.t = 0.0
         self.ended = False
         self.violations: list[dict[str, Any]] = []
@@ -45,12 +48,12 @@ class TantrixMirror:
 
     def apply(self, record: Mapping[str, Any]) -> None:
         """Play one record as ``companion simulate`` does (nothing after an ``end``)."""
-        from companion.tantrix.table import apply_event
+        from companion.tantrix.simulate import apply_event
 
         if self.ended:
             return
         self.t = keypad.record_time(record, self.t)
-        player = self.game.turn
+        player = who(self.game, record)
         try:
             refused = apply_event(self.game, record)
         except (MalformedInput, ValueError, TypeError):

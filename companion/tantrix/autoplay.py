@@ -96,3 +96,83 @@ def random_game(
             result.stuck = True
             break
     return result
+
+
+def random_hands_game(
+    rng: random.Random,
+    players: Sequence[str] = ("red", "yellow"),
+    *,
+    stop_after: int = TILE_COUNT,
+) -> RandomGame:
+    """A random game with hands (:class:`~companion.tantrix.hands.HandsGame`) whose events
+    include the start draw and every draw, played by a solver that obeys the obligation: it
+    fills a forced space whenever its hand can, plays its free move only when it cannot, and
+    draws a replacement after every placement."""
+    from companion.tantrix.hands import HandsGame  # rules module: pure, imported when used
+
+    bag = list(range(1, TILE_COUNT + 1))
+    rng.shuffle(bag)
+    game = HandsGame(players)
+    events: list[dict[str, object]] = []
+    start = rng.sample(bag, len(game.players))
+    if len(set(game.players)) == len(game.players):
+        draws: object = dict(zip(game.players, start, strict=True))
+    else:
+        draws = list(start)
+    game.start_draw(draws)  # type: ignore[arg-type]
+    events.append({"ev": "starter", "draws": draws})
+
+    def refill() -> None:
+        while (seat := game.next_draw()) is not None and bag:
+            tile = bag.pop()
+            game.draw(seat, tile)
+            events.append({"ev": "draw", "player": game.players[seat], "tile": tile})
+
+    def place(p: Placement) -> None:
+        game.play(p)
+        events.append(p.as_event())
+        refill()
+
+    refill()
+    result = RandomGame(game, events)
+    idle_turns = 0
+    while game.placed < stop_after:
+        played = 0
+        free_done = False
+        while game.placed < stop_after:
+            fills = game.must_fill()
+            if fills:
+                f = rng.choice(fills)
+                rots = [p for p in game.legal_placements(f.tile) if p.cell == (f.q, f.r)]
+                place(rng.choice(rots))
+                played += 1
+                continue
+            if free_done:
+                break
+            free_done = True
+            free = [p for t in game.hand(game.seat) for p in game.legal_placements(t)]
+            if not free:
+                break
+            place(rng.choice(free))
+            played += 1
+        if game.placed >= stop_after:
+            break
+        game.end_turn()
+        events.append({"ev": "done"})
+        idle_turns = 0 if played else idle_turns + 1
+        if idle_turns >= len(game.players):
+            result.stuck = True
+            break
+    result.hands = {
+        name: game.hand(s) for s, name in enumerate(_names(game.players))
+    }
+    return result
+
+
+def _names(players: Sequence[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for p in players:
+        seen[p] = seen.get(p, 0) + 1
+        out.append(p if players.count(p) == 1 else f"{p} {seen[p]}")
+    return out

@@ -31,8 +31,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from companion.tantrix import messages as say
 from companion.tantrix.game import Game, IllegalPlacement, Placement
 from companion.tantrix.geometry import Cell, distance
+from companion.tantrix.hands import HandsGame
+from companion.tantrix.simulate import seat_names
 from companion.tantrix.tiles import TILE_COUNT, TILES
 
 KEYS = frozenset("0123456789ABCD*#")
@@ -44,6 +47,10 @@ MENU = "menu"
 UNDO = "undo"  # confirming an undo
 SCORES = "scores"
 FORCED = "forced"
+
+# With hands (a HandsGame): what the typed number means before it is a tile to place.
+STARTER = "starter"  # a start-draw tile of seat ``drawing``
+DRAW = "draw"  # a draw from the bag into the hand of seat ``drawing``
 
 MENU_ITEMS = ("End turn", "Undo last placement", "Scores", "Forced spaces")
 
@@ -66,6 +73,8 @@ class Screen:
 
     mode: str
     prompt: str
+    stage: str = TILE  # what a typed number is: a tile to place, a draw or a start draw
+    drawing: str | None = None  # with hands: the seat name that draws (or start-draws) next
     status: tuple[str, ...] = ()  # table screen: turn, bag and phase, forced spaces, scores
     typed: str = ""
     tile: int | None = None
@@ -100,6 +109,8 @@ class KeypadEntry:
         self._rot = 0
         self._cursor = 0
         self._note = ""
+        self._start: list[int] = []  # start-draw tiles typed so far, in seat order
+        self._start_skipped = False
 
     # ------------------------------------------------------------------ public
 
@@ -148,14 +159,24 @@ class KeypadEntry:
                 return self._error("type the number on the back of the tile, then #")
             number = int(self._typed)
             self._typed = ""
+            g = self.game
+            if isinstance(g, HandsGame) and self._stage(g) == STARTER and number == 0:
+                self._start_skipped = True
+                self._start = []
+                self._note = say.START_SKIPPED.format(player=g.turn)
+                return self._screen()
             if not 1 <= number <= TILE_COUNT:
                 return self._error(f"there is no tile {number}: tiles are 1 to 56")
+            if isinstance(g, HandsGame) and self._stage(g) != TILE:
+                return self._drawn(g, number)
             at = self.game.where_is(number)
             if at is not None:
                 return self._error(f"tile {number} already lies at {at[0]}, {at[1]}")
             if self.game.is_over:
                 return self._error("the game is over")
             if not self._offer(number):
+                if isinstance(g, HandsGame):
+                    return self._error(_hands_refusal(g, number))
                 why = "only forced spaces are open now" if self.game.free_move_used else ""
                 return self._error(f"tile {number} fits nowhere now" + (f"; {why}" if why else ""))
             self._mode = PLACE
@@ -183,7 +204,7 @@ class KeypadEntry:
             try:
                 self.game.play(placement)
             except IllegalPlacement as exc:
-                return self._error(str(exc), refused=placement)
+                return self._error(str(exc), event=placement.as_event())
             self._reset()
             self._note = f"tile {placement.tile} placed at {q}, {r}"
             return self._screen(action=placement.as_event())
@@ -210,7 +231,11 @@ class KeypadEntry:
     def _choose(self, choice: int) -> Screen:
         if choice == 0:
             player = self.game.turn
-            self.game.end_turn()
+            try:
+                self.game.end_turn()
+            except IllegalPlacement as exc:
+                self._mode = TILE
+                return self._error(str(exc), event={"ev": "done"})
             self._reset()
             self._note = f"{player} ended the turn"
             return self._screen(action={"ev": "done"})
@@ -277,17 +302,67 @@ class KeypadEntry:
         self._index = 0
         self._rot = 0
 
-    def _error(self, reason: str, refused: Placement | None = None) -> Screen:
-        return replace(
-            self._screen(),
-            error=reason,
-            beep=True,
-            refused=None if refused is None else refused.as_event(),
-        )
+    def _error(self, reason: str, event: dict[str, object] | None = None) -> Screen:
+        """A refusal on the screen; ``event`` is the input the rules refused (journaled as
+        such), None for a keypad slip."""
+        return replace(self._screen(), error=reason, beep=True, refused=event)
+
+    # ------------------------------------------------------------------ hands
+
+    def _stage(self, g: HandsGame) -> str:
+        """What a typed number is now: a start-draw tile, a draw, or a tile to place."""
+        if g.start_draw_open and not self._start_skipped:
+            return STARTER
+        return DRAW if g.next_draw() is not None else TILE
+
+    def _drawing(self, g: HandsGame) -> str | None:
+        """The seat (by name) whose tile is typed next in a start draw or draw."""
+        stage = self._stage(g)
+        if stage == STARTER:
+            return seat_names(g.players)[len(self._start)]
+        seat = g.next_draw()
+        return None if stage == TILE or seat is None else seat_names(g.players)[seat]
+
+    def _drawn(self, g: HandsGame, number: int) -> Screen:
+        """A start-draw or draw tile typed: record it, or refuse it with the reason."""
+        if self._stage(g) == STARTER:
+            if number in self._start:
+                return self._error(f"tile {number} was already drawn for the start")
+            self._start.append(number)
+            if len(self._start) < len(g.players):
+                return self._screen()
+            draws: dict[str, int] | list[int]
+            draws = list(self._start) if g.team else dict(zip(g.players, self._start, strict=True))
+            self._start = []
+            event: dict[str, object] = {"ev": "starter", "draws": draws}
+            try:
+                g.start_draw(draws)
+            except IllegalPlacement as exc:
+                return self._error(str(exc), event=event)
+            self._note = say.STARTS.format(player=seat_names(g.players)[g.seat])
+            return self._screen(action=event)
+        seat = g.next_draw()
+        assert seat is not None
+        colour = g.players[seat]
+        event = {"ev": "draw", "player": colour, "tile": number}
+        try:
+            g.draw(colour, number)
+        except IllegalPlacement as exc:
+            return self._error(str(exc), event=event)
+        self._note = say.DRAWN.format(player=seat_names(g.players)[seat], tile=number)
+        return self._screen(action=event)
 
     def _status(self) -> tuple[str, ...]:
         g = self.game
         forced = g.forced_spaces()
+        extra: list[str] = []
+        if isinstance(g, HandsGame):
+            extra.append(say.HAND.format(tiles=" ".join(map(str, g.hand(g.seat)))))
+            fills = g.must_fill()
+            if fills:
+                extra.append(
+                    say.MUST_FILL.format(fills=" ".join(f"{f.tile}@{f.q},{f.r}" for f in fills))
+                )
         head = "game over" if g.is_over else f"{g.turn} to play"
         lines = [
             f"{head} | bag {g.bag} {g.phase}",
@@ -297,7 +372,7 @@ class KeypadEntry:
         for player, s in g.scores().items():
             chain = f"loop {s.loop}" if 2 * s.loop >= s.line and s.loop else f"line {s.line}"
             lines.append(f"{player} {chain} = {s.points}")
-        return tuple(lines)
+        return tuple(lines + extra)
 
     def _map(self, centre: Cell, tile: int | None, rot: int) -> tuple[MapCell, ...]:
         g = self.game
@@ -326,9 +401,16 @@ class KeypadEntry:
         g = self.game
         if self._mode == TILE:
             prompt = "tile number?" + (f" {self._typed}" if self._typed else "") + " then #"
+            stage, drawing = TILE, None
+            if isinstance(g, HandsGame):
+                stage, drawing = self._stage(g), self._drawing(g)
+                if stage == STARTER:
+                    prompt = say.START_DRAW.format(player=drawing, typed=self._typed)
+                elif stage == DRAW:
+                    prompt = say.DRAW.format(player=drawing, typed=self._typed)
             if self._note and not self._typed:
                 prompt = f"{self._note}. " + prompt
-            return Screen(TILE, prompt, typed=self._typed)
+            return Screen(TILE, prompt, stage=stage, drawing=drawing, typed=self._typed)
         if self._mode == PLACE:
             assert self._tile is not None
             spot = self._spots[self._index]
@@ -385,3 +467,16 @@ class KeypadEntry:
 
 def _letter(colour: str | None) -> str:
     return "-" if colour is None else colour[0].upper()
+
+
+def _hands_refusal(g: HandsGame, number: int) -> str:
+    """Why a typed tile cannot be placed now, with hands: not his, or a fill comes first."""
+    if number not in g.hand(g.seat):
+        tiles = " ".join(map(str, g.hand(g.seat))) or "empty"
+        return say.NOT_IN_HAND.format(tile=number, player=g.turn, tiles=tiles)
+    fills = g.must_fill()
+    if fills and not g.free_move_used:
+        shown = ", ".join(f"tile {f.tile} on ({f.q}, {f.r})" for f in fills[:2])
+        return say.CANNOT_FILL.format(detail=f"{g.turn} can fill {shown}")
+    why = "only forced spaces are open now" if g.free_move_used else ""
+    return f"tile {number} fits nowhere now" + (f"; {why}" if why else "")

@@ -24,12 +24,14 @@ from companion.replay.model import (
 )
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
+from companion.tantrix import solo
+from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
-from companion.tantrix.simulate import parse_placement, state
+from companion.tantrix.simulate import apply_event, make_game, mode_of, state, who
 
-RULE_FIELDS = ("game", "players")
+RULE_FIELDS = ("game", "players", "hands", "mode", "target", "puzzle")
 
 
 def players_of(header: dict[str, Any]) -> tuple[str, ...]:
@@ -49,7 +51,7 @@ def players_of(header: dict[str, Any]) -> tuple[str, ...]:
 def usable_events(events: Sequence[NumberedEvent], notes: list[str]) -> list[Usable]:
     """The Tantrix inputs a replay can fold (see :func:`companion.replay.model.usable_events`)."""
     return model_usable(
-        events, notes, line_kind, ("place", "done", "undo", "end", "note")
+        events, notes, line_kind, ("place", "done", "undo", "end", "note", "starter", "draw")
     )
 
 
@@ -66,22 +68,21 @@ class _Table:
         if self.ended:
             return None
         kind = obj["ev"]
-        player = self.game.turn
+        player = who(self.game, obj)
         try:
-            if kind == "place":
-                placement = parse_placement(obj, line)
-                self.game.play(placement)
-                return placement.cell
-            if kind == "done":
-                self.game.end_turn()
-            elif kind == "undo":
-                self.game.undo()
-            elif kind == "end":
-                self.ended = True
-        except IllegalPlacement as exc:
+            refused = apply_event(self.game, obj, line)
+        except MalformedInput as exc:  # a draw in a game without hands, say
+            refused = IllegalPlacement("malformed", str(exc))
+        if refused is not None:
             self.violations.append(
-                {"t": t, "player": player, "kind": exc.kind, "detail": exc.detail, "line": line}
+                {"t": t, "player": player, "kind": refused.kind, "detail": refused.detail,
+                 "line": line}
             )
+            return None
+        if kind == "end":
+            self.ended = True
+        if kind == "place":
+            return parse_placement(obj, line).cell
         return None
 
     def state(self) -> dict[str, Any]:
@@ -101,12 +102,15 @@ def _cells(state: dict[str, Any]) -> set[tuple[int, int]]:
 
 def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) -> Replay:
     """Replay a Tantrix game line by line."""
+    mode = mode_of(header)
+    if mode != "strategy":
+        return fold_solo(mode, header, events, notes)
     players = players_of(header)
     notes.extend(unknown_header_fields(header, RULE_FIELDS))
     usable = usable_events(events, notes)
     objs = [obj for _, obj, _ in usable]
     records = group(objs, [line_kind(o) for o in objs])
-    table = _Table(Game(players))
+    table = _Table(make_game(header))
     first = table.state()
     frames = [Frame(0, 0.0, "start", first, (f"{players[0]} to play",))]
     lines: list[Line] = []
@@ -173,6 +177,90 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         notes,
         cells=sorted(cells),
         timeline=RefoldTimeline(
-            lambda: _Table(Game(players)), usable, [r.events[-1] + 1 for r in records]
+            lambda: _Table(make_game(header)), usable, [r.events[-1] + 1 for r in records]
         ),
+    )
+
+
+# ---------------------------------------------------------------------------- the solo modes
+
+
+@dataclass
+class _SoloTable:
+    """A solo game and its refusals, folded like :class:`_Table`."""
+
+    game: solo.Solo
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    ended: bool = False
+
+    def apply(self, obj: dict[str, Any], t: float, line: int) -> tuple[Any, ...] | None:
+        if self.ended:
+            return None
+        refused = solo.apply_event(self.game, obj, line, t)
+        if refused is not None:
+            self.violations.append(
+                {"t": t, "player": str(obj.get("player", "solo")), "kind": refused.kind,
+                 "detail": refused.detail,
+                 "line": line}
+            )
+            return None
+        self.ended = obj["ev"] == "end"
+        if obj["ev"] == "place":
+            return parse_placement(obj, line).cell
+        return None
+
+    def state(self) -> dict[str, Any]:
+        out = solo.state(self.game)
+        out["ended"] = self.ended
+        out["violations"] = list(self.violations)
+        out["chains"] = traced(out["tiles"], list(out["scores"]))
+        return out
+
+
+def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
+              notes: list[str]) -> Replay:
+    """Replay a Solitaire, Rainbow or Gobble game line by line."""
+    solo.make(mode, header, 1)  # a bad header is refused before anything else
+    usable = model_usable(events, notes, line_kind, solo.EVENTS[solo.submode(mode, header)])
+    objs = [obj for _, obj, _ in usable]
+    records = group(objs, [line_kind(o) for o in objs])
+
+    def start() -> _SoloTable:
+        return _SoloTable(solo.make(mode, header, 1))
+
+    table = start()
+    frames = [Frame(0, 0.0, "start", table.state(), (f"Tantrix {mode}",))]
+    lines: list[Line] = []
+    cells: set[tuple[int, int]] = set()
+    for k, record in enumerate(records):
+        refused_before = len(table.violations)
+        marks: list[str] = []
+        filled = None
+        t = 0.0
+        for i in record.events:
+            line, obj, t = usable[i]
+            got = table.apply(obj, t, line)
+            filled = got if got is not None else filled
+        for v in table.violations[refused_before:]:
+            marks.append(f"refused: {v['detail']} ({v['kind']})")
+        now = table.state()
+        if now.get("solved") and not any("SOLVED" in m for f in frames for m in f.marks):
+            marks.append("SOLVED")
+        group_objs = [objs[i] for i in record.events]
+        label = line_text(group_objs, record.kind, exact=False)
+        frames.append(
+            Frame(len(frames), t, label, now, tuple(marks), record=k + 1, highlight=filled,
+                  refused=len(table.violations) > refused_before)
+        )
+        lines.append(Line(line_text(group_objs, record.kind, exact=True), "; ".join(marks)))
+        cells |= _cells(now)
+    return Replay(
+        "tantrix",
+        header,
+        [(line, obj) for line, obj, _ in usable],
+        frames,
+        lines,
+        notes,
+        cells=sorted(cells),
+        timeline=RefoldTimeline(start, usable, [r.events[-1] + 1 for r in records]),
     )

@@ -23,7 +23,9 @@ The rules, from the French rule book (Tantrix Stratégie) as fixed by the scenar
   All three apply to forced fills too.
 * A turn: any number of placements into forced spaces and at most one other placement, the
   free move; :meth:`Game.end_turn` passes the turn on. Whether a player could have filled a
-  forced space from his hand is not checked: the companion does not see hands.
+  forced space from his hand is not checked here: this class does not see hands
+  (:class:`companion.tantrix.hands.HandsGame` does, and enforces it).
+* The team game: four seats of two colours, team-mates alternating; a team scores once.
 * The game ends when all 56 tiles are on the table. Each player scores his colour's longest line,
   or twice its largest loop, whichever is more; the highest score wins.
 """
@@ -65,6 +67,17 @@ TILE_ALREADY_PLACED = "tile already placed"
 SECOND_FREE_MOVE = "second free move"
 GAME_OVER = "game over"
 NOTHING_TO_UNDO = "nothing to undo"
+
+
+def is_team_game(players: Sequence[str]) -> bool:
+    """The rule book's team variant: four seats, two colours, team-mates alternating
+    (``red, yellow, red, yellow``)."""
+    return (
+        len(players) == 4
+        and players[0] == players[2]
+        and players[1] == players[3]
+        and players[0] != players[1]
+    )
 
 
 def _key(c: Cell) -> int:
@@ -155,9 +168,15 @@ class Game:
         for p in players:
             if p not in COLOURS:
                 raise ValueError(f"{p!r} is not a colour: choose from {', '.join(COLOURS)}")
-        if len(set(players)) != len(players):
-            raise ValueError("each player needs his own colour")
+        self.team = is_team_game(players)
+        if len(set(players)) != len(players) and not self.team:
+            raise ValueError(
+                "each player needs his own colour (or, for the team game, four seats of two "
+                "colours with team-mates alternating)"
+            )
         self.players: tuple[str, ...] = players
+        #: The colours in play, each once, in seat order (a team scores its colour once).
+        self.colours: tuple[str, ...] = tuple(dict.fromkeys(players))
         self._board: dict[int, int] = {}  # cell key -> tile code (tile * 6 + rot)
         self._where: dict[int, int] = {}  # tile number -> cell key
         # Empty cells touching at least one tile: how many tiles, and which colours face them
@@ -178,6 +197,21 @@ class Game:
     def turn(self) -> str:
         """The colour of the player on turn."""
         return self.players[self._turn]
+
+    @property
+    def seat(self) -> int:
+        """The seat on turn (0-based): in the team game two seats share a colour."""
+        return self._turn
+
+    def seat_first(self, seat: int) -> None:
+        """The start draw decided who opens: play begins at ``seat`` and goes on in seat
+        order. Only before the first placement (ValueError otherwise)."""
+        if self._history:
+            raise ValueError("the opening seat is decided before the first placement")
+        if not 0 <= seat < len(self.players):
+            raise ValueError(f"there is no seat {seat}")
+        self._turn = seat
+        self._free_used = False
 
     @property
     def placed(self) -> int:
@@ -262,7 +296,7 @@ class Game:
         """Each player's longest line and largest loop of his colour, and his points."""
         if self._scores is None:
             every = score_all(self._board)
-            self._scores = {p: every[COLOURS.index(p)] for p in self.players}
+            self._scores = {p: every[COLOURS.index(p)] for p in self.colours}
         return dict(self._scores)
 
     @property
@@ -272,7 +306,7 @@ class Game:
             return None
         points = {p: s.points for p, s in self.scores().items()}
         best = max(points.values())
-        top = [p for p in self.players if points[p] == best]
+        top = [p for p in self.colours if points[p] == best]
         return top[0] if len(top) == 1 else "tie"
 
     # ------------------------------------------------------------------ what may be played

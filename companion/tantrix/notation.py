@@ -2,8 +2,9 @@
 
 Tantrix lines (the syntax every game shares is in :mod:`companion.notation`):
 ``red #23 (1,-2) r3 @0:42 done@0:44`` tile 23 on cell (1, -2) turned 3 sixths, then the end of
-the turn; ``yellow done``, ``red undo``. The colour in front is for the reader (the rules know
-whose turn it is).
+the turn; ``yellow done``, ``red undo``. With hands: ``yellow draws #40 @0:03`` and the start
+draw ``starter red #12 yellow #40`` (the team game: ``starter #10 #20 #44 #30`` in seat order).
+The colour in front is for the reader (the rules know whose turn it is).
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ from typing import Any
 from companion import notation
 from companion.notation import Record, end_or_note, only_time, read_time, stamp
 from companion.scenario import MalformedInput
-from companion.tantrix.simulate import EVENTS, parse_placement
+from companion.tantrix.events import parse_placement
+from companion.tantrix.simulate import EVENTS, HAND_EVENTS, parse_starter
+
+#: Events of the solo modes besides ``place``, ``draw``, ``end`` and ``note``.
+SOLO_EVENTS = ("lift", "discard", "return", "gobble", "finish")
 
 COLOURS = ("red", "yellow", "green", "blue")
 
@@ -27,8 +32,27 @@ _TILE = re.compile(r"^#(\d+)$")
 def line_kind(event: Mapping[str, Any]) -> str:
     """The line kind of one Tantrix input (``raw`` when it cannot be written as text)."""
     kind = event.get("ev")
-    if kind not in EVENTS or not notation.time_ok(event, required=False):
+    known = EVENTS + HAND_EVENTS + SOLO_EVENTS
+    if kind not in known or not notation.time_ok(event, required=False):
         return "raw"
+    if kind in ("draw", "lift"):
+        player = event.get("player")
+        if (kind == "lift" or player is not None) and player not in COLOURS + (None,):
+            return "raw"
+        if not _is_tile(event.get("tile")):
+            return "raw"
+    if kind == "starter":
+        try:
+            parse_starter(event, 0)
+        except MalformedInput:
+            return "raw"
+    if kind in ("gobble", "finish"):
+        to = event.get("to", [])
+        names = [event.get("player"), *([to] if isinstance(to, str) else to)]
+        if kind == "gobble" and not to:
+            return "raw"
+        if not all(_plain_name(n) for n in names):
+            return "raw"
     if kind == "place":
         try:
             parse_placement(event, 0)
@@ -37,6 +61,18 @@ def line_kind(event: Mapping[str, Any]) -> str:
     if kind == "note" and not isinstance(event.get("text", ""), str):
         return "raw"
     return str(kind)
+
+
+def _plain_name(value: object) -> bool:
+    """A player name the notation writes as one word (others go on a raw line)."""
+    return (
+        isinstance(value, str) and bool(value) and not any(c.isspace() for c in value)
+        and value not in ("to", "gobble", "finish") and not value.startswith(("@", "#"))
+    )
+
+
+def _is_tile(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 56
 
 
 def group(events: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[Record]:
@@ -76,6 +112,23 @@ def text(
         words += [f"#{e['tile']}", f"({e['q']},{e['r']})", f"r{e['rot']}"]
     elif kind == "note":
         words += ["note", notation.json_text(str(e.get("text", "")))]
+    elif kind == "draw" and e.get("player") is not None:
+        words += [str(e["player"]), "draws", f"#{e['tile']}"]
+    elif kind in ("draw", "lift"):  # a solo mode: no player
+        words += [kind, f"#{e['tile']}"]
+    elif kind == "gobble":
+        to = e["to"]
+        words += ["gobble", str(e["player"]), "to", *([to] if isinstance(to, str) else to)]
+    elif kind == "finish":
+        words += ["finish", str(e["player"])]
+    elif kind == "starter":
+        draws = e["draws"]
+        words.append("starter")
+        if isinstance(draws, dict):
+            for colour, tile in draws.items():
+                words += [str(colour), f"#{tile}"]
+        else:
+            words += [f"#{tile}" for tile in draws]
     else:
         words.append(kind)
     if e.get("t") is not None:
@@ -91,6 +144,19 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
     if body.startswith("raw"):
         return notation.parse_raw(body, number)
     tokens = notation.words(body, number)
+    if len(tokens) >= 3 and tokens[0] in COLOURS and tokens[1] == "draws":
+        return [_draw(tokens, number)]
+    if tokens[0] == "starter":
+        return [_starter(tokens[1:], number)]
+    if tokens[0] in ("draw", "lift") and len(tokens) >= 2:
+        event: dict[str, Any] = {"ev": tokens[0], "tile": _number(tokens[1], number)}
+        t = only_time(tokens[2:], number, required=False, what=tokens[0])
+        return [event if t is None else {"t": t, **event}]
+    if tokens[0] in ("gobble", "finish") and len(tokens) >= 2:
+        return [_race(tokens, number)]
+    if tokens[0] in ("discard", "return"):
+        t = only_time(tokens[1:], number, required=False, what=tokens[0])
+        return [{"ev": tokens[0]} if t is None else {"t": t, "ev": tokens[0]}]
     if tokens[0] in COLOURS:
         tokens = tokens[1:]
         if not tokens:
@@ -99,7 +165,7 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
     if head in ("end", "note"):
         return end_or_note(tokens, number, time_required=False)
     if head in ("done", "undo"):
-        event: dict[str, Any] = {"ev": head}
+        event = {"ev": head}
         t = only_time(tokens[1:], number, required=False, what=head)
         return [event if t is None else {"t": t, **event}]
     tile = _TILE.match(head)
@@ -139,3 +205,48 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
                 number,
             )
     return out
+
+
+def _number(token: str, number: int) -> int:
+    tile = _TILE.match(token)
+    if tile is None or not _is_tile(int(tile.group(1))):
+        raise MalformedInput(f"{token!r} is not a tile: #1 to #56", number)
+    return int(tile.group(1))
+
+
+def _draw(tokens: list[str], number: int) -> dict[str, Any]:
+    event: dict[str, Any] = {"ev": "draw", "player": tokens[0], "tile": _number(tokens[2], number)}
+    t = only_time(tokens[3:], number, required=False, what="draw")
+    return event if t is None else {"t": t, **event}
+
+
+def _starter(tokens: list[str], number: int) -> dict[str, Any]:
+    t = None
+    if tokens and tokens[-1].startswith("@"):
+        t = read_time(tokens[-1][1:], number)
+        tokens = tokens[:-1]
+    draws: dict[str, int] | list[int]
+    if tokens and tokens[0] in COLOURS:
+        if len(tokens) % 2:
+            raise MalformedInput("a start draw is starter COLOUR #TILE COLOUR #TILE ...", number)
+        draws = {tokens[i]: _number(tokens[i + 1], number) for i in range(0, len(tokens), 2)}
+    else:
+        draws = [_number(tok, number) for tok in tokens]
+    event: dict[str, Any] = {"ev": "starter", "draws": draws}
+    return event if t is None else {"t": t, **event}
+
+
+def _race(tokens: list[str], number: int) -> dict[str, Any]:
+    """``gobble Ben to Ada [Chloé] [@TIME]`` or ``finish Ben [@TIME]``."""
+    t = None
+    if tokens[-1].startswith("@"):
+        t = read_time(tokens[-1][1:], number)
+        tokens = tokens[:-1]
+    event: dict[str, Any] = {"ev": tokens[0], "player": tokens[1]}
+    if tokens[0] == "gobble":
+        if len(tokens) < 4 or tokens[2] != "to" or len(tokens) > 5:
+            raise MalformedInput("a gobble is: gobble PLAYER to PLAYER [PLAYER]", number)
+        event["to"] = tokens[3] if len(tokens) == 4 else tokens[3:]
+    elif len(tokens) != 2:
+        raise MalformedInput("a finish is: finish PLAYER", number)
+    return event if t is None else {"t": t, **event}

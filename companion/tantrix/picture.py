@@ -213,7 +213,10 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     out: list[Shape] = [Rect(x - 10, 0, x - 10, HEIGHT, Ink.RULE)]
     y = 12
     y = panel_head(out, frame, "Tantrix", x=x, width=PANEL_W, y=y, title=title, total=total)
-    if s.get("over"):
+    if s.get("mode") in ("solitaire", "rainbow", "gobble"):
+        out.append(Text(x, y, "SOLVED" if s.get("solved") else f"{s['mode']}: not solved",
+                        Ink.TEXT, 1))
+    elif s.get("over"):
         w = s.get("winner")
         out.append(Text(x, y, "game over: " + ("a tie" if w == "tie" else f"{w} wins"),
                         Ink.TEXT, 1))

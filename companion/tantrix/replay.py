@@ -28,7 +28,11 @@ def title(replay: Replay) -> str:
     names = replay.header.get("names")
     if isinstance(names, Mapping) and names:
         return names_title(replay.header)
-    return " v ".join(str(p) for p in replay.header.get("players", []))
+    mode = replay.header.get("mode", "strategy")
+    if mode != "strategy":
+        extra = replay.header.get("puzzle") or replay.header.get("target") or ""
+        return f"Tantrix {mode} {extra}".strip()
+    return " v ".join(dict.fromkeys(str(p) for p in replay.header.get("players", [])))
 
 
 def text_lines(state: Mapping[str, Any]) -> list[str]:
@@ -36,6 +40,8 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
     out = [
         f"{state['placed']} tiles placed, bag {state['bag']} ({state['phase']} phase)",
     ]
+    if state.get("mode") in ("solitaire", "rainbow", "gobble"):
+        out.append("SOLVED" if state.get("solved") else "not solved")
     tiles = state.get("tiles", [])
     if tiles:
         out += board_map(
@@ -49,7 +55,7 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
         chain = state.get("chains", {}).get(player, {})
         kind = f"{chain.get('kind')} of {len(chain.get('cells', []))}" if chain.get("kind") else "-"
         out.append(f"  {player:<7} {s['line']:2d} {s['loop']:2d} {s['points']:3d}   {kind}")
-    if state["over"]:
+    if state["over"] and state.get("winner"):
         w = state["winner"]
         out.append("Game over: " + ("a tie" if w == "tie" else f"{w} wins"))
     else:
@@ -92,7 +98,7 @@ def chart(replay: Replay) -> str:
     x0, x1 = LEFT, WIDTH - RIGHT
     y0, y1 = HEIGHT - BOTTOM, TOP
     lines: list[str] = []
-    players = list(replay.header.get("players", []))
+    players = list(replay.frames[0].state["scores"]) if replay.frames else []
     top = max([1] + [s["points"] for f in replay.frames for s in f.state["scores"].values()])
     ticks = [float(v) for v in range(0, top + 1, max(1, top // 4))]
     body, _, _ = axes(t1, float(top), "points", ticks)

@@ -44,6 +44,7 @@ from companion.screens.text import (
     draw_text_right,
     printable,
 )
+from companion.tantrix import messages as say
 from companion.tantrix.words import refusal_in_words
 
 #: From this height on, the roomier layout (board maps, colours beside the text) is used.
@@ -72,6 +73,14 @@ RULES = (
     N_("second free move"),
     N_("game over"),
     N_("nothing to undo"),
+    # with hands
+    N_("not in hand"),
+    N_("draw first"),
+    N_("forced space first"),
+    N_("a forced space can be filled"),
+    N_("not in the bag"),
+    N_("hand full"),
+    N_("starter"),
 )
 
 #: The D menu's entries (the dialogue names them in English; the screen says them).
@@ -109,6 +118,8 @@ def tantrix_screen(
         _draw_forced_page(draw, palette, view, entry, width, height, tall)
     elif kind == "undo":
         _draw_undo(draw, palette, entry, width, height)
+    elif view.get("mode") in say.SOLO_TITLES:
+        _draw_solo(draw, palette, view, entry, width, height, tall)
     else:
         _draw_table(draw, palette, view, entry, width, height, tall)
     if error and kind != "place" and tall:
@@ -381,6 +392,9 @@ def _draw_table(
     typed so far; on a tall panel the whole board above them."""
     turn = None if view.get("over") else view.get("turn")
     title, right = _headline(view)
+    stage = entry.get("stage")
+    if stage == "starter" and not view.get("over"):
+        title, turn = _(say.START_TITLE), None
     y = draw_title_bar(
         draw,
         palette,
@@ -391,19 +405,31 @@ def _draw_table(
         ink=_ink_on(palette, turn),
     )
     room = columns(width - 2)
-    players = [str(p) for p in view.get("players") or []]
+    players = list(dict.fromkeys(str(p) for p in view.get("players") or []))
     scores = view.get("scores") or {}
-    paired = not tall and len(players) > 3
+    hands = "hand" in view
+    paired = not tall and (len(players) > 3 or hands)
     score_rows = (len(players) + 1) // 2 if paired else len(players)
     bottom_y = height - LINE_HEIGHT
+    hand_row = 1 if hands and not view.get("over") else 0
     if tall:
-        text_top = bottom_y - PITCH * (1 + score_rows) - 2
+        text_top = bottom_y - PITCH * (1 + score_rows + hand_row) - 2
         _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
         draw.line((0, text_top - 1, width - 1, text_top - 1), fill=palette.dim)
         y = text_top + 1
     forced_ink = palette.warning if view.get("forced") and tall else palette.foreground
-    draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
+    fills = view.get("must_fill") or []
+    if fills and not view.get("over"):
+        words = " ".join(f"{t}@{q},{r}" for t, q, r in fills)
+        draw_text(draw, 1, y, clip(_(say.MUST_FILL).format(fills=words), room), palette.warning)
+    else:
+        draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
     y += PITCH
+    if hand_row:
+        tiles = " ".join(str(t) for t in view.get("hand") or [])
+        words = _(say.SKIP_START) if stage == "starter" else _(say.HAND).format(tiles=tiles)
+        draw_text(draw, 1, y, clip(words, room), palette.foreground)
+        y += PITCH
     half = (width - 2) // 2
     for i, player in enumerate(players):
         s = scores.get(player) or {}
@@ -421,9 +447,59 @@ def _draw_table(
         y += PITCH
     if paired and len(players) % 2:
         y += PITCH
-    prompt = (_("D: menu") if view.get("over")
-              else _("tile no.? {typed}_  D: menu").format(typed=entry.get("typed") or ""))
+    typed = entry.get("typed") or ""
+    if view.get("over"):
+        prompt = _("D: menu")
+    elif stage == "starter":
+        prompt = _(say.SCREEN_START).format(player=entry.get("drawing"), typed=typed)
+    elif stage == "draw":
+        prompt = _(say.SCREEN_DRAW).format(player=entry.get("drawing"), typed=typed)
+    else:
+        prompt = _(say.TILE).format(typed=typed)
     draw_text(draw, 1, bottom_y, clip(prompt, room), palette.foreground)
+
+
+def _draw_solo(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
+    tall: bool,
+) -> None:
+    """A solo mode's page: its name and bag, how far from solved, the forced spaces, the
+    prompt; on a tall panel the board above."""
+    title = _(say.SOLO_TITLES[str(view["mode"])])
+    if view.get("puzzle"):
+        title = f"{title} {view['puzzle']}"
+    right = (
+        f"{view.get('placed', 0)}/{view.get('size')}" if view.get("size")
+        else f"bag {view.get('bag', 0)}"
+    )
+    race = bool(view.get("race"))
+    if race:  # the real-time clock of the race
+        title = _(say.RACE_TITLE)
+        minutes, seconds = divmod(int(float(view.get("clock") or 0)), 60)
+        right = f"{minutes}:{seconds:02d}"
+    y = draw_title_bar(draw, palette, title, width, right=right)
+    room = columns(width - 2)
+    bottom_y = height - LINE_HEIGHT
+    lines = [str(x) for x in view.get("lines") or []]
+    if not race:
+        forced = _forced_text(view)
+        lines.append(f"! {forced}" if forced else "no forced space")
+    if race and not tall:
+        lines = lines[: (bottom_y - y) // PITCH]
+    if tall and not race:
+        text_top = bottom_y - PITCH * len(lines) - 2
+        _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
+        y = text_top + 1
+    for i, line in enumerate(lines):
+        ink = palette.warning if line == _(say.SOLVED) else palette.foreground
+        draw_text(draw, 1, y + i * PITCH, clip(line, room), ink)
+    prompt = "D: menu" if view.get("over") else str(entry.get("prompt") or "")
+    draw_text(draw, 1, bottom_y, clip(prompt.split(". ")[-1], room), palette.foreground)
 
 
 # -- placing a tile ------------------------------------------------------------------------------

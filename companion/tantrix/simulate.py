@@ -30,33 +30,115 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
-from companion.tantrix.corrections import Ledger, parse_correction
-from companion.tantrix.game import Game, IllegalPlacement, Placement
-from companion.tantrix.geometry import LIMIT, Cell
-from companion.tantrix.tiles import TILES
+from companion.tantrix import solo
+from companion.tantrix.corrections import CORRECTION, RESULT, Ledger, parse_correction
+from companion.tantrix.events import integer as _integer
+from companion.tantrix.events import parse_placement
+from companion.tantrix.game import Game, IllegalPlacement
+from companion.tantrix.geometry import Cell
+from companion.tantrix.hands import HandsGame
+from companion.tantrix.tiles import COLOURS, TILES
 
 EVENTS = ("place", "done", "undo", "end", "note", "correct")
+#: Events of a game with hands (``"hands": true``) besides :data:`EVENTS`.
+HAND_EVENTS = ("starter", "draw")
+#: The header's ``mode``: Strategy (the default) and the solo modes.
+MODES = ("strategy", "solitaire", "rainbow", "gobble")
 
 
-def _integer(event: Mapping[str, Any], name: str, low: int, high: int, line: int) -> int:
-    value = event.get(name)
-    if value is None:
-        raise MalformedInput(f'a place event needs "{name}"', line)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedInput(f'"{name}" must be an integer, got {value!r}', line)
-    if not low <= value <= high:
-        raise MalformedInput(f'"{name}" must be between {low} and {high}, got {value}', line)
-    return value
+def mode_of(header: Mapping[str, Any], line: int = 1) -> str:
+    """The header's ``mode`` (``"strategy"`` when absent), or MalformedInput."""
+    mode = header.get("mode", "strategy")
+    if mode not in MODES:
+        raise MalformedInput(f"unknown mode {mode!r}: the modes are {', '.join(MODES)}", line)
+    return str(mode)
 
 
-def parse_placement(event: Mapping[str, Any], line: int) -> Placement:
-    """The placement a ``place`` event describes, or MalformedInput naming the bad field."""
-    return Placement(
-        tile=_integer(event, "tile", 1, 56, line),
-        q=_integer(event, "q", -LIMIT, LIMIT, line),
-        r=_integer(event, "r", -LIMIT, LIMIT, line),
-        rot=_integer(event, "rot", 0, 5, line),
+def make_game(header: Mapping[str, Any], line: int = 1) -> Game:
+    """The Strategy game a header describes: with hands (``"hands": true``) or without."""
+    players = _players(header, line)
+    hands = header.get("hands", False)
+    if not isinstance(hands, bool):
+        raise MalformedInput(f'"hands" must be true or false, got {hands!r}', line)
+    return HandsGame(players) if hands else Game(players)
+
+
+def _tile(event: Mapping[str, Any], name: str, line: int) -> int:
+    return _integer(event, name, 1, 56, line)
+
+
+def parse_starter(event: Mapping[str, Any], line: int) -> dict[str, int] | list[int]:
+    """The ``draws`` of a ``starter`` event: {colour: tile}, or a list of tiles in seat order
+    (the team game, where two seats share a colour)."""
+    draws = event.get("draws")
+    if isinstance(draws, dict) and all(isinstance(k, str) for k in draws):
+        for colour in draws:
+            if colour not in COLOURS:
+                raise MalformedInput(f"starter: {colour!r} is not a colour", line)
+            _tile(draws, colour, line)
+        return dict(draws)
+    if isinstance(draws, list):
+        for i in range(len(draws)):
+            _tile({"tile": draws[i]}, "tile", line)
+        return list(draws)
+    raise MalformedInput(
+        'a starter event needs "draws": {colour: tile} (or a list of tiles in seat order)', line
     )
+
+
+def check_event(game: Game, event: Mapping[str, Any], line: int) -> str:
+    """The event's kind, once its fields are well formed (MalformedInput otherwise)."""
+    kind = event.get("ev")
+    known = EVENTS + HAND_EVENTS if isinstance(game, HandsGame) else EVENTS
+    if kind is None:
+        raise MalformedInput(f'every event needs "ev", one of {", ".join(known)}', line)
+    if kind in HAND_EVENTS and not isinstance(game, HandsGame):
+        raise MalformedInput(f'a {kind} event needs "hands": true in the header', line)
+    if kind not in known:
+        raise MalformedInput(
+            f"unknown event {kind!r}: a Tantrix event is one of {', '.join(known)}", line
+        )
+    if kind == "place":
+        parse_placement(event, line)
+    elif kind == "draw":
+        player = event.get("player")
+        if not isinstance(player, str) or player not in game.players:
+            raise MalformedInput(
+                f'a draw event needs "player", one of {", ".join(game.colours)}', line
+            )
+        _tile(event, "tile", line)
+    elif kind == "starter":
+        parse_starter(event, line)
+    return str(kind)
+
+
+def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalPlacement | None:
+    """Play one Strategy event on ``game`` exactly as ``companion simulate`` does: returns the
+    refusal (the game then unchanged) or None; a malformed line raises MalformedInput. ``note``
+    and ``end`` change nothing here (the caller decides what ``end`` means)."""
+    kind = check_event(game, event, line)
+    try:
+        if kind == "place":
+            game.play(parse_placement(event, line))
+        elif kind == "done":
+            game.end_turn()
+        elif kind == "undo":
+            game.undo()
+        elif kind == "draw" and isinstance(game, HandsGame):
+            game.draw(str(event["player"]), int(event["tile"]))
+        elif kind == "starter" and isinstance(game, HandsGame):
+            game.start_draw(parse_starter(event, line))
+    except IllegalPlacement as refused:
+        return refused
+    return None
+
+
+def who(game: Game, event: Mapping[str, Any]) -> str:
+    """The player an event is charged to in ``violations``: the drawer for a draw, else the
+    player on turn."""
+    if event.get("ev") == "draw" and isinstance(event.get("player"), str):
+        return str(event["player"])
+    return game.turn
 
 
 def _players(header: Mapping[str, Any], line: int) -> tuple[str, ...]:
@@ -79,7 +161,7 @@ def _cells(cells: list[Cell]) -> list[list[int]]:
 
 def state(game: Game) -> dict[str, Any]:
     """The contract's output fields for a game as it stands (violations aside)."""
-    return {
+    out = {
         "game": "tantrix",
         "players": list(game.players),
         "placed": game.placed,
@@ -103,47 +185,82 @@ def state(game: Game) -> dict[str, Any]:
             for p in game.placements
         ],
     }
+    if game.team:
+        out["team"] = True
+    if isinstance(game, HandsGame):
+        out.update(hands_state(game))
+    return out
+
+
+def hands_state(game: HandsGame) -> dict[str, Any]:
+    """The fields a game with hands adds: ``hands`` ({colour: sorted tiles}; in the team game
+    keyed ``"red 1"``, ``"red 2"``... by seat), ``must_fill`` (sorted ``[tile, q, r]`` the
+    player on turn could fill now), ``seat`` on turn and the next seat to draw."""
+    names = seat_names(game.players)
+    nxt = game.next_draw()
+    return {
+        "hands": {names[s]: game.hand(s) for s in range(len(game.players))},
+        "must_fill": [f.as_list() for f in game.must_fill()],
+        "seat": game.seat,
+        "starter": (
+            None if game.starter is None else {names[s]: t for s, t in game.starter.items()}
+        ),
+        "next_draw": None if nxt is None else names[nxt],
+    }
+
+
+def seat_names(players: tuple[str, ...]) -> list[str]:
+    """A name per seat: the colour, or ``"red 1"``, ``"red 2"`` when two seats share it."""
+    if len(set(players)) == len(players):
+        return list(players)
+    seen: dict[str, int] = {}
+    out = []
+    for p in players:
+        seen[p] = seen.get(p, 0) + 1
+        out.append(f"{p} {seen[p]}")
+    return out
 
 
 def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game, dict[str, Any]]:
-    """Feed a scenario through a :class:`Game`; return it with the output object."""
+    """Feed a Strategy scenario through a :class:`Game` (or :class:`HandsGame`); return it
+    with the output object."""
     header_line = events[0][0] - 1 if events else 1
-    game = Game(_players(header, header_line))
+    game = make_game(header, header_line)
     times = event_times(events, required=False)
     violations: list[dict[str, Any]] = []
     ledger = Ledger(game.players)
     ended = False
     for (line, event), t in zip(events, times, strict=True):
-        kind = event.get("ev")
-        if kind is None:
-            raise MalformedInput(f'every event needs "ev", one of {", ".join(EVENTS)}', line)
-        if kind not in EVENTS:
-            raise MalformedInput(
-                f"unknown event {kind!r}: a Tantrix event is one of {', '.join(EVENTS)}", line
-            )
-        placement = parse_placement(event, line) if kind == "place" else None
+        kind = check_event(game, event, line)
         fix = parse_correction(event, line) if kind == "correct" else None
         if ended and fix is None:
             continue
-        player = game.turn
-        try:
-            if fix is not None:
+        player = who(game, event)
+        if fix is not None:
+            try:
+                if isinstance(game, HandsGame) and fix["what"] != RESULT:
+                    raise IllegalPlacement(
+                        CORRECTION, "with hands the table replays every draw: take a tile back "
+                        "with undo (the arbiter's result correction still applies)"
+                    )
                 game = ledger.correct(game, fix, t)
                 ended = ended or ledger.result is not None
-            elif placement is not None:
-                game.play(placement)
-            elif kind == "done":
-                game.end_turn()
-            elif kind == "undo":
-                game.undo()
-            elif kind == "end":
-                ended = True
-            if fix is None:
-                ledger.accepted(str(kind), placement)
-        except IllegalPlacement as exc:
+            except IllegalPlacement as exc:
+                violations.append(
+                    {"t": t, "player": player, "kind": exc.kind, "detail": exc.detail,
+                     "line": line}
+                )
+            continue
+        refused = apply_event(game, event, line)
+        if refused is None:
+            placement = parse_placement(event, line) if kind == "place" else None
+            ledger.accepted(kind, placement)
+        else:
             violations.append(
-                {"t": t, "player": player, "kind": exc.kind, "detail": exc.detail, "line": line}
+                {"t": t, "player": player, "kind": refused.kind, "detail": refused.detail,
+                 "line": line}
             )
+        ended = ended or kind == "end"
     result = state(game)
     result["ended"] = ended
     result["violations"] = violations
@@ -151,8 +268,12 @@ def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game
 
 
 def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, Any]:
-    """Run a Tantrix scenario; return the contract's JSON object."""
-    return replay(header, events)[1]
+    """Run a Tantrix scenario (any mode); return the contract's JSON object."""
+    header_line = events[0][0] - 1 if events else 1
+    mode = mode_of(header, header_line)
+    if mode == "strategy":
+        return replay(header, events)[1]
+    return solo.simulate(mode, header, events)
 
 
 # ---------------------------------------------------------------------------- text
@@ -191,6 +312,8 @@ def board_map(
 
 def summary(result: dict[str, Any]) -> str:
     """The output object as text a person reads: state, scores, map, tiles, violations."""
+    if result.get("mode") in MODES[1:]:
+        return solo.summary(result)
     out = [
         f"Tantrix, {', '.join(result['players'])}: {result['placed']} tiles placed, "
         f"bag {result['bag']} ({result['phase']} phase)",

@@ -31,38 +31,21 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock
+from companion.i18n import _
 from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
+from companion.tantrix import messages as say
+from companion.tantrix import solo
 from companion.tantrix.entry import KeypadEntry, Screen
-from companion.tantrix.game import Game, IllegalPlacement, Placement
-from companion.tantrix.simulate import EVENTS, parse_placement
+from companion.tantrix.game import Game, Placement
+from companion.tantrix.hands import HandsGame
+from companion.tantrix.simulate import apply_event, hands_state, make_game
+from companion.tantrix.solo_entry import SoloEntry, SoloScreen
 from companion.tantrix.tiles import COLOURS, TILES
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PLAYERS = ("red", "yellow")
-
-
-def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalPlacement | None:
-    """Play one journal event on ``game`` as ``companion simulate`` does.
-
-    Returns the refusal when the rules refuse it (the game is then unchanged); a line that is
-    not a Tantrix event at all raises :class:`MalformedInput`. ``note`` and ``end`` change
-    nothing here (the caller decides what ``end`` means for the rest of the journal).
-    """
-    kind = event.get("ev")
-    if kind not in EVENTS:
-        raise MalformedInput(f"unknown event {kind!r}: a Tantrix event is one of {EVENTS}", line)
-    try:
-        if kind == "place":
-            game.play(parse_placement(event, line))
-        elif kind == "done":
-            game.end_turn()
-        elif kind == "undo":
-            game.undo()
-    except IllegalPlacement as refused:
-        return refused
-    return None
 
 
 def fold(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]) -> tuple[
@@ -74,10 +57,10 @@ def fold(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any
     a line that is not a Tantrix event is skipped with a note rather than losing the game.
     Events after an ``end`` are not played, as in ``companion simulate``.
     """
-    players = header.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ValueError('the journal header has no "players" list of colours')
-    game = Game(players)
+    try:
+        game = make_game(header)
+    except MalformedInput as exc:
+        raise ValueError(f"the journal header: {exc}") from None
     ended = False
     notes: list[str] = []
     for line, event in events:
@@ -110,6 +93,9 @@ class TantrixTable(KeypadTable):
         self.game: Game | None = None
         self.entry: KeypadEntry | None = None
         self.ended = False  # an ``end`` event stopped the game before the table was full
+        # A solo mode (Solitaire, Rainbow, Gobble) instead of Strategy: its game and dialogue.
+        self.solo: solo.Solo | None = None
+        self.solo_entry: SoloEntry | None = None
 
     # ------------------------------------------------------------------ games
 
@@ -120,23 +106,64 @@ class TantrixTable(KeypadTable):
         names: Mapping[str, str] | None = None,
         table: int | None = None,
         name: str | None = None,
+        hands: bool = False,
     ) -> Path:
-        """Begin a new game between 2 to 4 colours in seat order (the first seat starts).
+        """Begin a new game between 2 to 4 colours in seat order (the first seat starts, unless
+        a start draw with ``hands`` decides), or the team game (four seats, two colours).
+        With ``hands`` every tile that leaves the bag is typed, so the obligation to fill
+        forced spaces is enforced.
 
         ``names`` optionally gives each colour's player, e.g. ``{"red": "Ada"}``. Bad options
         raise :class:`ValueError` and leave the table as it was.
         """
-        game = Game(players)
+        game = HandsGame(players) if hands else Game(players)
         names = dict(names or {})
         strangers = sorted(set(names) - set(game.players))
         if strangers:
             raise ValueError(f"names given for colours not playing: {', '.join(strangers)}")
-        path = self._new_journal(
-            {"players": list(game.players), "names": names}, table, name
-        )
+        header: dict[str, Any] = {"players": list(game.players), "names": names}
+        if hands:
+            header["hands"] = True
+        path = self._new_journal(header, table, name)
         self.game = game
+        self.solo = self.solo_entry = None
         self.ended = False
         self._resync()
+        return path
+
+    def start_solo(
+        self,
+        mode: str,
+        *,
+        target: str = "line",
+        puzzle: str = "green",
+        players: Sequence[str] = (),
+        table: int | None = None,
+        name: str | None = None,
+    ) -> Path:
+        """Begin a solo game: ``"solitaire"`` (``target`` line or loop), ``"rainbow"``
+        (``puzzle``: green, yellow, white, blue or red) or ``"gobble"`` (one player, or with
+        ``players`` the race scorer for 2 to 6). Bad
+        options raise :class:`ValueError` and leave the table as it was."""
+        header: dict[str, Any] = {"mode": mode}
+        if mode == "solitaire":
+            header["target"] = target
+        elif mode == "rainbow":
+            header["puzzle"] = puzzle
+        elif mode == "gobble":
+            header["players"] = list(players) if players else 1
+        else:
+            raise ValueError(f"the solo modes are solitaire, rainbow and gobble, not {mode!r}")
+        try:
+            game = solo.make(mode, header, 1)
+        except MalformedInput as exc:
+            raise ValueError(str(exc)) from None
+        path = self._new_journal(header, table, name)
+        self.game, self.entry = None, None
+        self.solo = game
+        self.ended = False
+        self.solo_entry = SoloEntry(copy.deepcopy(game))
+        self.changed = True
         return path
 
     def resume(self, path: str | Path) -> list[str]:
@@ -147,7 +174,14 @@ class TantrixTable(KeypadTable):
         is not of this game raises :class:`ValueError` and leaves the table waiting."""
         self.game = None
         self.entry = None
-        (game, ended, fold_notes), notes = self._refold(path, fold)
+        self.solo = self.solo_entry = None
+        (game, ended, fold_notes), notes = self._refold(path, fold_any)
+        if not isinstance(game, Game):
+            self.solo, self.ended = game, ended
+            self.solo_entry = SoloEntry(copy.deepcopy(game))
+            off = self.game_time() - self.last_t
+            self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
+            return [*notes, *fold_notes]
         self.game = game
         self.ended = ended
         self._resync()
@@ -165,6 +199,9 @@ class TantrixTable(KeypadTable):
     # ------------------------------------------------------------------ keys
 
     def _key(self, key: str) -> None:
+        if self.solo is not None and self.solo_entry is not None:
+            self._solo_key(key)
+            return
         game, entry = self.game, self.entry
         if game is None or entry is None:
             return
@@ -201,13 +238,40 @@ class TantrixTable(KeypadTable):
             self._record({"ev": "note", "text": f"keypad: {screen.error}"})
             self._refuse(screen.error)
 
+    def _solo_key(self, key: str) -> None:
+        """A key in a solo mode: journal what the dialogue did, then play it on the game."""
+        assert self.solo is not None and self.solo_entry is not None
+        if self.ended:
+            self._refuse("the game was ended; start a new game")
+            return
+        screen: SoloScreen = self.solo_entry.press(key)
+        for action in screen.actions:
+            self._record(action)
+            if solo.apply_event(self.solo, action, 0, self.game_time()) is not None:
+                log.error("journaled %s but the game refuses it", action)
+        if screen.refused is not None:
+            self._record(screen.refused)
+            solo.apply_event(self.solo, screen.refused, 0, self.game_time())
+        elif screen.error is not None:
+            self._record({"ev": "note", "text": f"keypad: {screen.error}"})
+        if screen.stop:
+            self.ended = True
+        if screen.error is not None:
+            self._refuse(screen.error)
+        elif screen.actions:
+            self._sound("confirm")
+        if screen.next_puzzle is not None:
+            self.start_solo("rainbow", puzzle=screen.next_puzzle)
+        self.changed = True
+
     def _twins_agree(self) -> bool:
         assert self.game is not None and self.entry is not None
         twin, game = self.entry.game, self.game
         return (
             twin.placements == game.placements
-            and twin.turn == game.turn
+            and twin.seat == game.seat
             and twin.free_move_used == game.free_move_used
+            and _hands(twin) == _hands(game)
         )
 
     # ------------------------------------------------------------------ views
@@ -215,12 +279,14 @@ class TantrixTable(KeypadTable):
     def _game_view(self) -> dict[str, Any]:
         """What the screen shows now: the game's state (the ``simulate`` fields the players
         need) and the keypad dialogue under ``"entry"``."""
+        if self.solo is not None and self.solo_entry is not None:
+            return self._solo_view()
         game, entry = self.game, self.entry
         if game is None or entry is None:
             return {"game": None}
         scores = game.scores()
         screen = entry.screen
-        return {
+        out = {
             "game": "tantrix",
             "players": list(game.players),
             "names": dict(self.header.get("names") or {}),
@@ -242,6 +308,67 @@ class TantrixTable(KeypadTable):
             "error": self.error,
             "warning": self.warning,
         }
+        if isinstance(game, HandsGame):
+            out.update(hands_state(game))
+            out["hand"] = game.hand(game.seat)
+        return out
+
+    def _racing(self) -> bool:
+        return isinstance(self.solo, solo.GobbleRace) and not (self.solo.over or self.ended)
+
+    def poll(self) -> None:
+        """Messages time out; during a Gobble race the clock on the screen ticks."""
+        super().poll()
+        if self._racing():
+            self.changed = True
+
+    def next_wakeup(self) -> float | None:
+        """As for every keypad game, plus the next whole second of a running Gobble race."""
+        due = super().next_wakeup()
+        if not self._racing():
+            return due
+        game_t = self.game_time()
+        tick = self.clock.now() + (int(game_t) + 1 - game_t)
+        return tick if due is None else min(due, tick)
+
+    def animating(self) -> bool:
+        """The Gobble race's clock changes the screen every second."""
+        return self._racing()
+
+    def _solo_view(self) -> dict[str, Any]:
+        """The screen's view of a solo game: its ``simulate`` state, a few status lines and the
+        dialogue in the shape the Strategy screens draw."""
+        assert self.solo is not None and self.solo_entry is not None
+        out = solo.state(self.solo)
+        if not out.get("race"):
+            out["players"] = list(out["scores"])
+        out["clock"] = round(self.game_time(), 1)
+        out["names"] = {"solo": _(say.SOLO_TITLES[out["mode"]])}
+        out["lines"] = solo_lines(out)
+        out["over"] = bool(out["over"] or self.ended)
+        out["ended"] = self.ended
+        screen = self.solo_entry.screen
+        cells = list(screen.spots)
+        out["entry"] = {
+            "mode": screen.mode if screen.mode != "lift" else "tile",
+            "stage": "tile",
+            "prompt": screen.prompt,
+            "typed": screen.typed,
+            "tile": screen.tile,
+            "colours": list(screen.colours) if screen.colours is not None else None,
+            "spot": list(screen.spot) if screen.spot is not None else None,
+            "rotation": screen.rotation,
+            "spot_index": cells.index(screen.spot) if screen.spot in cells else None,
+            "spot_count": len(cells),
+            "spot_is_forced": screen.spot_is_forced,
+            "legal": screen.mode == "place",
+            "facing": list(screen.facing),
+            "around": [dict(c) for c in screen.around],
+            "lines": list(screen.lines),
+            "cursor": screen.cursor,
+        }
+        out["error"], out["warning"] = self.error, self.warning
+        return out
 
     def _outcome(self) -> dict[str, Any] | None:
         game = self.game
@@ -252,6 +379,8 @@ class TantrixTable(KeypadTable):
 
     def status_line(self) -> str:
         """One line for systemd's STATUS=."""
+        if self.solo is not None:
+            return " ".join(solo_lines(solo.state(self.solo)))
         game = self.game
         if game is None:
             return "waiting for a game"
@@ -267,6 +396,12 @@ class TantrixTable(KeypadTable):
         )
 
 
+def _hands(game: Game) -> list[list[int]] | None:
+    if not isinstance(game, HandsGame):
+        return None
+    return [game.hand(s) for s in range(len(game.players))]
+
+
 def sides(placement: Placement) -> tuple[str, ...]:
     """The colours a laid tile shows on sides NE..NW."""
     return TILES[placement.tile].sides(placement.rot)
@@ -278,6 +413,8 @@ def entry_view(screen: Screen) -> dict[str, Any]:
     return {
         "mode": screen.mode,
         "prompt": screen.prompt,
+        "stage": screen.stage,
+        "drawing": screen.drawing,
         "typed": screen.typed,
         "tile": screen.tile,
         "colours": list(screen.colours) if screen.colours is not None else None,
@@ -314,6 +451,62 @@ def players_from_config(config: Mapping[str, Any]) -> list[str]:
     return players
 
 
+def solo_lines(state: Mapping[str, Any]) -> list[str]:
+    """How a solo game stands, in two short lines for the screen."""
+    mode = state["mode"]
+    if state.get("race"):
+        return [
+            _(say.RACE_LINE).format(rank=i + 1, player=p, gobbles=state["gobbles"][p],
+                                 done=_(say.RACE_DONE) if any(
+                                     f["player"] == p for f in state["finished"]) else "")
+            for i, p in enumerate(state["ranking"])
+        ]
+    if mode == "solitaire":
+        target = state["target"]
+        best = state["red_line"] if target == "line" else state["red_loop"]
+        first = _(say.SOLITAIRE_LINE).format(
+            kind=target, best=best, tiles=state["red_tiles"], short=state["short"]
+        )
+    elif mode == "rainbow":
+        colour = state["colour"] or state["puzzle"]
+        first = _(say.RAINBOW_LINE).format(
+            placed=state["placed"], size=state["size"], colour=colour
+        )
+    else:
+        pile = " ".join(map(str, state["discard"][-3:])) or "-"
+        first = _(say.GOBBLE_LINE).format(gobbles=state["gobbles"], pile=pile)
+    second = _(say.SOLVED) if state["solved"] else f"{state['placed']} placed, bag {state['bag']}"
+    return [first, second]
+
+
+def fold_any(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]) -> tuple[
+    Any, bool, list[str]
+]:
+    """:func:`fold` for Strategy, or the solo game of a ``mode`` header, refolded the same way
+    (a line that is not an event of the mode is skipped with a note)."""
+    mode = header.get("mode", "strategy")
+    if mode == "strategy":
+        return fold(header, events)
+    try:
+        game = solo.make(str(mode), header, 1)
+    except MalformedInput as exc:
+        raise ValueError(f"the journal header: {exc}") from None
+    ended, notes = False, []
+    for line, event in events:
+        if ended:
+            break
+        try:
+            solo.check_event(solo.submode(str(mode), header), event, line)
+        except MalformedInput as exc:
+            if event.get("ev") != "note":
+                notes.append(f"line {line}: skipped: {exc}")
+            continue
+        when = event.get("t")
+        solo.apply_event(game, event, line, float(when) if isinstance(when, (int, float)) else 0.0)
+        ended = event.get("ev") == "end"
+    return game, ended, notes
+
+
 def validate_config(config: Mapping[str, Any]) -> None:
     """Refuse a ``[tantrix] players`` list the game cannot seat, at load, naming the key."""
     from companion.config import ConfigError
@@ -329,9 +522,27 @@ def validate_config(config: Mapping[str, Any]) -> None:
 TABLE = TantrixTable
 
 
+def hands_from_config(config: Mapping[str, Any]) -> bool:
+    """``[tantrix] hands = true``: every draw is typed and the obligation enforced."""
+    hands = (config.get("tantrix") or {}).get("hands", False)
+    if not isinstance(hands, bool):
+        raise ValueError(f"tantrix.hands must be true or false, got {hands!r}")
+    return hands
+
+
 def start_from_config(table: TantrixTable, config: Mapping[str, Any]) -> Path:
-    """Start a new game with the options the configuration gives."""
-    return table.start_game(players_from_config(config))
+    """Start a new game with the options the configuration gives (``[tantrix] mode``:
+    strategy, or one of the solo modes with its ``target`` or ``puzzle``)."""
+    section = config.get("tantrix") or {}
+    mode = section.get("mode", "strategy")
+    if mode != "strategy":
+        return table.start_solo(
+            str(mode),
+            target=str(section.get("target", "line")),
+            puzzle=str(section.get("puzzle", "green")),
+            players=[str(p) for p in section.get("race") or []],
+        )
+    return table.start_game(players_from_config(config), hands=hands_from_config(config))
 
 
 def configure_players(config: dict[str, Any], players: list[str]) -> None:

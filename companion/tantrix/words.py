@@ -21,6 +21,33 @@ REFUSALS = (
     N_("the forced space at {cell} would face three {colour} sides"),
     N_("{cell} touches the forced space at {space}, which must be filled first"),
     N_("{cell} lies on a side controlled by the forced space at {space}"),
+    # with hands (companion.tantrix.hands)
+    N_("tile {tile} is not in {player}'s hand ({tiles})"),
+    N_("{player} holds {count} tiles: draw from the bag first"),
+    N_("{player} can fill a forced space: {fills}"),
+    N_("tile {tile} is already in {player}'s hand"),
+    N_("{player} already holds {count} tiles"),
+    N_("the start draw comes before the first draw"),
+    N_("every player draws one tile: {players}"),
+    N_("two players cannot draw the same tile"),
+    N_("in the team game give the start draw as a list in seat order"),
+    # the solo modes (companion.tantrix.solo, companion.tantrix.layout)
+    N_("tile {tile} fits at {cell} turned {rot}: only a tile that cannot be laid is discarded"),
+    N_("only right after filling a gobble"),
+    N_("{cell} touches fewer than {count} tiles"),
+    N_("tile {tile} is on the discard pile"),
+    N_("{player} gives his tile to an opponent"),
+    N_("{player} has already finished"),
+    N_("{player} is not playing"),
+    N_("a gobble gives one tile, a double gobble two"),
+    N_("tile {tile} has a {back} back: the {puzzle} puzzle uses {tiles}"),
+    N_("tile {tile} is not on the table"),
+    N_("tile {tile} fills the forced space at {cell}: it must go there"),
+    N_("tile {tile} is the one drawn, not {other}"),
+    N_("turn the next tile over first"),
+    N_("tile {tile} is drawn: lay it first"),
+    N_("tile {tile} is drawn: lay or discard it"),
+    N_("draw a tile first"),
 )
 
 

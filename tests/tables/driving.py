@@ -118,9 +118,17 @@ def end_turn(s: Seat) -> None:
 
 
 def play_events(s: Seat, events: Iterable[Mapping[str, Any]]) -> None:
-    """Type a game given as scenario events (``place`` and ``done``)."""
+    """Type a game given as scenario events (``place`` and ``done``; with hands also
+    ``starter``, each seat's tile in seat order, and ``draw``, the tile number)."""
     for event in events:
-        if event["ev"] == "done":
+        if event["ev"] == "starter":
+            draws = event["draws"]
+            tiles = list(draws.values()) if isinstance(draws, dict) else list(draws)
+            for tile in tiles:
+                s.press(f"{tile}#")
+        elif event["ev"] == "draw":
+            s.press(f"{event['tile']}#")
+        elif event["ev"] == "done":
             end_turn(s)
         else:
             lay(s, Placement(event["tile"], event["q"], event["r"], event["rot"]))
@@ -139,3 +147,76 @@ def without_run_fields(result: Mapping[str, Any]) -> dict[str, Any]:
     """A simulate result without what only a replay reports (refusals, times, corrections)."""
     drop = {"violations", "ended", "t", "history", "corrections"}
     return {k: v for k, v in result.items() if k not in drop}
+
+
+def hands_up_to_a_fill(s: Seat, *, step3: bool) -> None:
+    """Start a game with hands and type a random obeying game up to the first moment the
+    player on turn can fill a forced space: at the start of his turn (step 1) or just after
+    his free move (step 3)."""
+    import random
+
+    from companion.tantrix.autoplay import random_hands_game
+    from companion.tantrix.hands import HandsGame
+    from companion.tantrix.simulate import apply_event
+
+    for seed in range(300):
+        rg = random_hands_game(random.Random(seed), ("red", "yellow"))
+        g = HandsGame(["red", "yellow"])
+        for i, e in enumerate(rg.events):
+            if (
+                g.must_fill()
+                and not g.needs_draw(g.seat)
+                and g.free_move_used == step3
+                and (step3 or rg.events[i - 1].get("ev") == "done")
+            ):
+                s.table.start_game(["red", "yellow"], hands=True, names={"red": "Ada"})
+                play_events(s, rg.events[:i])
+                return
+            apply_event(g, e)
+    raise AssertionError("no such state in 300 random games")
+
+
+def lay_solo(s: Seat, placement: Placement, *, type_number: bool = True) -> None:
+    """Lay a tile in a solo mode: (its number and ``#`` unless already offered), ``A`` to the
+    spot, ``C`` to the turn, ``#``."""
+    if type_number:
+        s.press(f"{placement.tile}#")
+    entry = s.view["entry"]
+    assert entry["mode"] == "place", f"tile {placement.tile} was not offered: {s.table.error}"
+    for _ in range(entry["spot_count"]):
+        if tuple(s.view["entry"]["spot"]) == placement.cell:
+            break
+        s.press("A")
+    assert tuple(s.view["entry"]["spot"]) == placement.cell, f"{placement} is not offered"
+    for _ in range(6):
+        if s.view["entry"]["rotation"] == placement.rot:
+            break
+        s.press("C")
+    assert s.view["entry"]["rotation"] == placement.rot
+    s.press("#")
+
+
+def play_solo_events(s: Seat, events: Iterable[Mapping[str, Any]]) -> None:
+    """Type a solo game given as scenario events: a draw is the tile's number and ``#`` (the
+    spots are then offered), a placement after it picks the spot; Gobble's discard is menu 1,
+    return menu 2; Rainbow's placement types its number first."""
+    drawn = False
+    for event in events:
+        ev = event["ev"]
+        if ev == "draw":
+            s.press(f"{event['tile']}#")
+            drawn = True
+        elif ev == "place":
+            p = Placement(event["tile"], event["q"], event["r"], event["rot"])
+            if drawn and s.view["entry"]["mode"] == "place":
+                lay_solo(s, p, type_number=False)
+            else:
+                lay_solo(s, p)
+            drawn = False
+        elif ev == "discard":
+            s.press("*D1" if s.view["entry"]["mode"] == "place" else "D1")
+            drawn = False
+        elif ev == "return":
+            s.press("D2")
+        elif ev == "lift":
+            s.press(f"D1{event['tile']}#")

@@ -33,7 +33,14 @@ from companion.tantrix.autoplay import random_game
 from companion.tantrix.game import Placement
 from companion.tantrix.screens import tantrix_screen
 from companion.tokami.screens import tokami_screen
-from tests.tables.driving import Seat, play_events, seat
+from tests.tables.driving import (
+    Seat,
+    hands_up_to_a_fill,
+    lay_solo,
+    play_events,
+    play_solo_events,
+    seat,
+)
 
 REFERENCE_DIR = Path(__file__).resolve().parent.parent / "reference" / "screens"
 OLED = ((128, 64), "1")
@@ -94,9 +101,65 @@ def tantrix_view(situation: str) -> dict[str, Any]:
         elif situation == "warning":
             _tantrix_game(s, THREE, 12)
             s.table.notice("sensor hub link lost")
+        elif situation == "hands_start":
+            s.table.start_game(["red", "yellow"], names={"red": "Ada"}, hands=True)
+            s.press("12#4")
+        elif situation == "hands_draw":
+            s.table.start_game(["red", "yellow"], names={"red": "Ada"}, hands=True)
+            s.press("12#40#1#2#3")
+        elif situation in ("hands_must_fill", "hands_not_a_fill"):
+            hands_up_to_a_fill(s, step3=False)
+            if situation == "hands_not_a_fill":
+                fillers = {f[0] for f in s.view["must_fill"]}
+                s.press(f"{next(t for t in s.view['hand'] if t not in fillers)}#")
+        elif situation.startswith(("solitaire", "rainbow", "gobble")):
+            _solo_situation(s, situation)
+        elif situation == "hands_cannot_end":
+            hands_up_to_a_fill(s, step3=True)
+            s.press("D1")
         else:
             raise ValueError(f"no Tantrix situation {situation!r}")
         return s.view
+
+
+def _solo_situation(s: Seat, situation: str) -> None:
+    """Solo-mode tables (Solitaire, Rainbow, Gobble) in the named situation."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tantrix"))
+    from solo_play import random_gobble, random_solitaire
+    from tantrix_pyramid import find_line
+
+    from companion.tantrix.solo import rainbow_tiles
+
+    if situation.startswith("solitaire"):
+        _, events = random_solitaire(random.Random(4), stop_after=20)
+        s.table.start_solo("solitaire")
+        play_solo_events(s, events)
+        if situation == "solitaire_place":
+            s.press(f"{next(t for t in range(1, 57) if all(e.get('tile') != t for e in events))}#")
+    elif situation.startswith("rainbow"):
+        found = find_line(rainbow_tiles("blue"), 4, "B")
+        layout = sorted(Placement(t, q, r, rot) for (q, r), (t, rot) in found.items())
+        s.table.start_solo("rainbow", puzzle="blue")
+        laid: list[Placement] = []
+        left = layout if situation == "rainbow_solved" else layout[:5]
+        while left:
+            p = next(p for p in left if not laid or any(
+                abs(p.q - o.q) + abs(p.r - o.r) + abs(p.q + p.r - o.q - o.r) == 2 for o in laid))
+            lay_solo(s, p)
+            left = [x for x in left if x != p]
+            laid.append(p)
+        if situation == "rainbow_menu":
+            s.press("D")
+    elif situation == "gobble_race":
+        s.table.start_solo("gobble", players=["Ada", "Ben", "Chloé", "Dan"])
+        s.clock.advance(75)
+        s.press("21" "2#" "4")
+    else:
+        _, events = random_gobble(random.Random(1), stop_after=30)
+        s.table.start_solo("gobble")
+        play_solo_events(s, events)
+        if situation == "gobble_menu":
+            s.press("D")
 
 
 def _tantrix_case(situation: str, panel: tuple[tuple[int, int], str]) -> Callable[[], Image.Image]:
@@ -117,6 +180,19 @@ TANTRIX_SITUATIONS = (
     "undo",
     "over",
     "warning",
+    "hands_start",
+    "hands_draw",
+    "hands_must_fill",
+    "hands_not_a_fill",
+    "hands_cannot_end",
+    "solitaire",
+    "solitaire_place",
+    "rainbow",
+    "rainbow_solved",
+    "rainbow_menu",
+    "gobble",
+    "gobble_menu",
+    "gobble_race",
 )
 TANTRIX_COLOUR_SITUATIONS = (
     "opening",
@@ -128,6 +204,10 @@ TANTRIX_COLOUR_SITUATIONS = (
     "scores",
     "forced",
     "over",
+    "hands_must_fill",
+    "solitaire",
+    "rainbow_solved",
+    "gobble",
 )
 TANTRIX_CASES: dict[str, Callable[[], Image.Image]] = {
     **{f"tantrix_{name}": _tantrix_case(name, OLED) for name in TANTRIX_SITUATIONS},

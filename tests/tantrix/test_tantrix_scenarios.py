@@ -23,3 +23,14 @@ def test_there_are_at_least_30_own_scenarios_beside_the_shared_ones() -> None:
 def test_scenario(path: Path) -> None:
     problems = failures(path)
     assert not problems, "; ".join(problems)
+
+
+def test_the_new_modes_have_at_least_40_scenarios_covering_each_rule() -> None:
+    new = [f.stem for f in FILES if f.stem[0] in "hsrg" and f.stem[1:3].isdigit()]
+    assert len(new) >= 40
+    for needle in ("step1", "step3", "draw_first", "not_in_hand", "starter", "team",
+                   "solitaire_forced", "gobble_discard", "return"):
+        assert any(needle in name for name in new), needle
+    for colour in ("green", "yellow", "white", "blue", "red"):
+        assert any(f"rainbow_{colour}_solved" in name for name in new), colour
+        assert any(f"rainbow_{colour}" in name and "solved" not in name for name in new), colour

@@ -1,0 +1,60 @@
+"""Words the Tantrix screens show for the modes added with hands and the solo modes, kept
+together and marked with :func:`~companion.i18n.N_` for the catalogs; the screens translate
+them with :func:`~companion.i18n._` when they draw."""
+
+from __future__ import annotations
+
+from companion.i18n import N_
+
+START_DRAW = N_("start draw: {player}'s tile? {typed}_ # (0#: skip)")
+DRAW = N_("{player} draws: tile no.? {typed}_ #")
+TILE = N_("tile no.? {typed}_  D: menu")
+HAND = N_("hand {tiles}")
+MUST_FILL = N_("must fill {fills}")
+START_SKIPPED = N_("no start draw: {player} opens")
+STARTS = N_("{player} starts")
+DRAWN = N_("{player} drew tile {tile}")
+SHORT_DRAW = N_("{player} draws")
+NOT_IN_HAND = N_("not in hand: tile {tile} is not in {player}'s hand ({tiles})")
+CANNOT_FILL = N_("forced space first: {detail}")
+SCREEN_START = N_("{player}'s tile? {typed}_")
+START_TITLE = N_("start draw")
+SKIP_START = N_("high opens; 0#: skip")
+SCREEN_DRAW = N_("{player} draws? {typed}_")
+
+# The solo modes (Solitaire, Rainbow, Gobble) at the table.
+STOP = N_("Stop")
+DISCARD = N_("Discard the drawn tile")
+RETURN = N_("Return the top discard")
+PLAY_TOP = N_("Play the top discard")
+LIFT = N_("Lift a tile")
+RESTART = N_("Restart")
+NEXT = N_("Next puzzle")
+SOLITAIRE_MENU = (STOP,)
+GOBBLE_MENU = (DISCARD, RETURN, PLAY_TOP, STOP)
+RAINBOW_MENU = (LIFT, RESTART, NEXT, STOP)
+TWO_DIGITS = N_("tile numbers have two digits at most; * clears")
+TYPE_A_TILE = N_("type a tile number, then # (D: menu)")
+LIFT_FIRST = N_("tile {tile} is on the table: lift it first (D 1)")
+PLACE_KEYS = N_("A/B: next spot, C: turn, #: lay, *: back")
+MENU_KEYS = N_("a number or A/B and #: choose, *: back")
+NO_REWARD = N_("only right after a gobble")
+RESTARTED = N_("every tile lifted")
+FITS_NOWHERE = N_("tile {tile} fits nowhere now")
+LAID = N_("tile {tile} laid at {q}, {r}")
+PLACE_PROMPT = N_("tile {tile}: spot {at}/{of}")
+LIFT_PROMPT = N_("lift: tile no.? {typed}_ #")
+DRAWN_PROMPT = N_("tile {tile} drawn: # to lay it")
+RAINBOW_PROMPT = N_("tile no.? {typed}_  D: menu")
+TURN_OVER_PROMPT = N_("next tile no.? {typed}_ #")
+SOLO_TITLES = {"solitaire": N_("Solitaire"), "rainbow": N_("Rainbow"), "gobble": N_("Gobble")}
+SOLVED = N_("SOLVED")
+SOLITAIRE_LINE = N_("red {kind} {best}/{tiles}, {short} off")
+RAINBOW_LINE = N_("{placed}/{size} laid, {colour}")
+GOBBLE_LINE = N_("gobbles {gobbles}, discard {pile}")
+NOT_IN_PUZZLE = N_("not in this puzzle: tile {tile} has a {back} back; {puzzle} uses {tiles}")
+RACE_LINE = N_("{rank}. {player} g{gobbles} {done}")
+RACE_DONE = N_("done")
+RACE_PROMPT = N_("player key 1-{n}: then target key, or # done")
+RACE_WHO = N_("{player}: gobble to 1-{n}? # done, * back")
+RACE_TITLE = N_("Gobble race")

@@ -1,0 +1,224 @@
+"""The solo modes of the rule book, one test per rule: Tantrix Solitaire ("4 - Tantrix
+Solitaire"), the Rainbow puzzles ("3 - Rainbow puzzle") and Gobble for one player ("2 - Tantrix
+Gobble", "Règle du jeu 1 joueur"); known solutions come from searches that never use the
+engine (``tantrix_loops``, ``tantrix_pyramid``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from solo_play import random_gobble, random_solitaire
+from tantrix_loops import find_loops, letters, rotate
+from tantrix_pyramid import find_line, triangle
+
+from companion.tantrix.game import IllegalPlacement, Placement
+from companion.tantrix.simulate import simulate
+from companion.tantrix.solo import (
+    DRAW_FIRST,
+    FITS,
+    FORCED_SPACE,
+    NO_GOBBLE,
+    NOT_DRAWN,
+    NOT_IN_PUZZLE,
+    PLACE_FIRST,
+    GobbleSolo,
+    Rainbow,
+    Solitaire,
+    is_triangle,
+    rainbow_tiles,
+)
+
+SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def refusal(call: object) -> str:
+    with pytest.raises(IllegalPlacement) as exc:
+        call()  # type: ignore[operator]
+    return exc.value.kind
+
+
+def replayed(events: list[dict[str, object]], **header: object) -> dict[str, object]:
+    return simulate({"game": "tantrix", **header}, [(i + 2, e) for i, e in enumerate(events)])
+
+
+# ---------------------------------------------------------------------------- Solitaire
+
+
+def _solitaire_with_a_fill(elsewhere: bool) -> Solitaire:
+    for seed in range(300):
+        _, events = random_solitaire(random.Random(seed))
+        s = Solitaire()
+        for e in events:
+            if e["ev"] == "draw":
+                s.draw(int(e["tile"]))  # type: ignore[call-overload]
+                fills = s.fills()
+                free = [p for p in s.table.spots(int(e["tile"])) if p.cell not in fills]  # type: ignore[call-overload]
+                if fills and (free or not elsewhere):
+                    return s
+            else:
+                s.place(Placement(*(int(e[k]) for k in ("tile", "q", "r", "rot"))))  # type: ignore[call-overload]
+    raise AssertionError("no forced space in 300 games")
+
+
+def test_solitaire_a_tile_that_fills_a_forced_space_must_go_there() -> None:
+    s = _solitaire_with_a_fill(elsewhere=True)
+    assert s.drawn is not None
+    free = [p for p in s.table.spots(s.drawn) if p.cell not in s.fills()]
+    assert refusal(lambda: s.place(free[0])) == FORCED_SPACE
+
+
+def test_solitaire_the_forced_fill_is_accepted() -> None:
+    s = _solitaire_with_a_fill(elsewhere=False)
+    assert s.drawn is not None
+    fill = next(p for p in s.table.spots(s.drawn) if p.cell in s.fills())
+    s.place(fill)
+    assert s.drawn is None
+
+
+def test_solitaire_lays_only_the_tile_just_turned_over() -> None:
+    s = Solitaire()
+    assert refusal(lambda: s.place(Placement(5, 0, 0, 0))) == DRAW_FIRST
+    s.draw(12)
+    assert refusal(lambda: s.place(Placement(13, 0, 0, 0))) == NOT_DRAWN
+    assert refusal(lambda: s.draw(13)) == PLACE_FIRST
+
+
+def test_solitaire_counts_red_tiles_and_judges_the_target() -> None:
+    s, _ = random_solitaire(random.Random(4))
+    red = s.red()
+    assert s.placed == 56 and red["red_tiles"] == 42
+    assert red["short"] == 42 - red["red_line"] and not s.solved
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), target=st.sampled_from(["line", "loop"]))
+def test_a_random_solitaire_replays_without_violation(seed: int, target: str) -> None:
+    s, events = random_solitaire(random.Random(seed), target)
+    out = replayed(events, mode="solitaire", target=target)
+    assert out["violations"] == [] and out["placed"] == s.placed
+    assert out["bag"] == 56 - s.placed - (s.drawn is not None)
+
+
+# ---------------------------------------------------------------------------- Rainbow
+
+
+def test_rainbow_puzzle_sizes_by_back_colour() -> None:
+    sizes = {c: len(rainbow_tiles(c)) for c in ("green", "yellow", "white", "blue", "red")}
+    assert sizes == {"green": 10, "yellow": 12, "white": 9, "blue": 10, "red": 15}
+
+
+def _loop_layout(puzzle: str, colour: str) -> list[Placement]:
+    numbers = rainbow_tiles(puzzle)
+    found = find_loops([letters(n) for n in numbers], colour[0].upper(), forbid_holes=False)
+    assert found, f"no {colour} loop for the {puzzle} puzzle"
+    out = []
+    for (q, r), (i, sides) in found[0].items():
+        rot = next(k for k in range(6) if rotate(letters(numbers[i]), k) == sides)
+        out.append(Placement(numbers[i], q, r, rot))
+    return out
+
+
+def _lay(puzzle: str, layout: list[Placement]) -> Rainbow:
+    """Lay a known layout tile by tile, each touching one laid before."""
+    game = Rainbow(puzzle)
+    left = list(layout)
+    while left:
+        for p in left:
+            if game.table.placed == 0 or game.table.neighbours(p.cell):
+                game.place(p)
+                left.remove(p)
+                break
+    return game
+
+
+@pytest.mark.parametrize(("puzzle", "colour"), [("green", "green"), ("yellow", "yellow")])
+def test_rainbow_green_and_yellow_make_one_loop_of_their_colour(puzzle: str, colour: str) -> None:
+    game = _lay(puzzle, _loop_layout(puzzle, colour))
+    assert game.verdict()[:2] == (True, colour)
+
+
+def test_rainbow_white_makes_one_loop_in_the_one_colour_that_can() -> None:
+    game = _lay("white", _loop_layout("white", "blue"))
+    assert game.verdict()[:2] == (True, "blue")
+
+
+def test_rainbow_blue_pyramid_with_one_line_through_every_tile() -> None:
+    found = find_line(rainbow_tiles("blue"), 4, "B")
+    layout = [Placement(t, q, r, rot) for (q, r), (t, rot) in found.items()]
+    game = _lay("blue", layout)
+    assert game.verdict()[:2] == (True, "blue")
+    game.lift(layout[0].tile)
+    assert game.verdict()[0] is False
+
+
+def test_rainbow_a_tile_of_another_back_is_refused() -> None:
+    assert refusal(lambda: Rainbow("green").place(Placement(1, 0, 0, 0))) == NOT_IN_PUZZLE
+
+
+def test_the_pyramid_shapes_in_any_orientation() -> None:
+    base = triangle(4)
+    turned = {(-r, q + r) for q, r in base}
+    mirrored = {(r + 5, q - 2) for q, r in base}
+    assert is_triangle(base, 4) and is_triangle(turned, 4) and is_triangle(mirrored, 4)
+    line = {(q, 0) for q in range(10)}
+    assert not is_triangle(line, 4)
+    assert is_triangle(triangle(5), 5) and not is_triangle(triangle(5), 4)
+
+
+# ---------------------------------------------------------------------------- Gobble solo
+
+
+def test_gobble_the_first_two_tiles_then_two_neighbours() -> None:
+    g = GobbleSolo()
+    g.draw(1)
+    g.place(Placement(1, 0, 0, 0))
+    assert g.touching() == 1
+    g.draw(2)
+    g.place(g.table.spots(2, touching=1)[0])
+    assert g.touching() == 2
+
+
+def test_gobble_only_a_tile_that_cannot_be_laid_is_discarded() -> None:
+    g = GobbleSolo()
+    g.draw(1)
+    g.place(Placement(1, 0, 0, 0))
+    g.draw(2)
+    assert refusal(g.discard_drawn) == FITS
+
+
+def test_gobble_return_only_right_after_a_gobble() -> None:
+    g = GobbleSolo()
+    assert refusal(g.return_top) == NO_GOBBLE
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_random_gobble_replays_without_violation_and_counts_the_bag(seed: int) -> None:
+    g, events = random_gobble(random.Random(seed))
+    out = replayed(events, mode="gobble", players=1)
+    assert out["violations"] == [] and out["solved"] == g.solved
+    assert out["bag"] == 56 - g.table.placed - len(g.discard) - (g.drawn is not None)
+    assert out["gobbles"] == g.gobbles
+
+
+#: A red pyramid solution found by ``tantrix_pyramid.find_line(rainbow_tiles("red"), 5, "R")``
+#: (75 s, too slow to search again in every run): cell -> (tile, rot).
+RED_PYRAMID = {
+    (0, 0): (5, 1), (0, 1): (11, 0), (1, 0): (4, 1), (2, 0): (24, 1), (1, 1): (30, 5),
+    (0, 2): (16, 1), (1, 2): (26, 4), (0, 3): (18, 5), (0, 4): (19, 0), (1, 3): (15, 5),
+    (2, 2): (10, 2), (2, 1): (27, 2), (3, 1): (29, 5), (3, 0): (28, 0), (4, 0): (25, 1),
+}
+
+
+def test_the_red_pyramid_solution_is_checked_without_the_engine_and_recognised() -> None:
+    import tantrix_brute as brute
+
+    board = {cell: tr for cell, tr in RED_PYRAMID.items()}
+    assert sorted(t for t, _ in board.values()) == rainbow_tiles("red")
+    assert set(board) == triangle(5) and brute.golden_ok(board)
+    assert brute.scores(board, "red")[0] == 15  # one red line through all 15
+    game = _lay("red", [Placement(t, q, r, rot) for (q, r), (t, rot) in RED_PYRAMID.items()])
+    assert game.verdict()[:2] == (True, "red")
