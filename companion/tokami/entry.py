@@ -382,7 +382,7 @@ class KeypadEntry:
                       if game.history else _("undo?"))
             choices = (f"{CONFIRM} undo", f"{BACK} back")
         elif stage is Stage.CONFIRM_STOP:
-            prompt = f"{player}: resign the game?"
+            prompt = f"{player}: " + _("resign the game?")
             choices = (f"{CONFIRM} resign", f"{BACK} back")
         else:
             winner = game.winner()
