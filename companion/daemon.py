@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import journal, registry
 from companion.clock import Clock
+from companion.i18n import _
 from companion.inputs import RawInput
 from companion.tables import Table, make_table, start_configured_game
 
@@ -193,7 +194,8 @@ class Daemon:
         if disk is not None and disk.failed is not None and self.table.journal_path is None:
             from companion.diskspace import failure_text
 
-            return {"game": None, "warning": f"{failure_text(disk.failed)}: no game yet"}
+            problem = failure_text(disk.failed)
+            return {"game": None, "warning": _("{problem}: no game yet").format(problem=problem)}
         return self.table.view()
 
     def _beat(self, now: float) -> None:
@@ -340,7 +342,7 @@ def take_up(table: Table, path: Path) -> bool:
         return False
     log.info("resumed %s %s", path, "; ".join(notes))
     if any(note.startswith(journal.DAMAGE_NOTE) for note in notes):
-        table.notice("record damaged: see verify", DAMAGE_NOTICE_S)
+        table.notice(_("record damaged: see verify"), DAMAGE_NOTICE_S)
     return True
 
 
@@ -480,7 +482,7 @@ async def serve(
     if signer is not None:
         fingerprint = signer.public.short_fingerprint
         log.info("table key fingerprint %s", fingerprint)
-        table.notice(f"key {fingerprint}", 20.0)
+        table.notice(_("key {fingerprint}").format(fingerprint=fingerprint), 20.0)
     # Every kind publishes (when [mqtt] is on); arbiter mode at the table (PIN, corrections)
     # only where the game has a station: ``attach`` asks the game's arbiter facet.
     hooks.attach(table)

@@ -18,24 +18,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.i18n import N_, _
+
 #: Warn on the OLED below this much free space (a game's journal is tens of kilobytes).
 LOW_BYTES = 32 * 1024 * 1024
 #: Call the disk usable again only with at least this much free.
 RESUME_BYTES = 1024 * 1024
 #: Short texts for the OLED's warning bar (about 20 characters).
-FULL_TEXT = "DISK FULL: not saved"
-FAILED_TEXT = "SAVE FAILED: not kept"
-BACK_TEXT = "disk ok again: play"
+FULL_TEXT = N_("DISK FULL: not saved")
+FAILED_TEXT = N_("SAVE FAILED: not kept")
+BACK_TEXT = N_("disk ok again: play")
 #: The errors that mean "no room" (as opposed to a dying card: EIO, EROFS).
 NO_SPACE = {errno.ENOSPC, errno.EDQUOT}
 
 
 def failure_text(exc: OSError) -> str:
-    return FULL_TEXT if exc.errno in NO_SPACE else FAILED_TEXT
+    return _(FULL_TEXT if exc.errno in NO_SPACE else FAILED_TEXT)
 
 
 def low_text(free: int) -> str:
-    return f"disk low: {free // (1024 * 1024)} MB left"
+    return _("disk low: {mb} MB left").format(mb=free // (1024 * 1024))
 
 
 @dataclass
@@ -117,7 +119,7 @@ class DiskWatch:
             if free is not None and free >= enough and self._probe(self.folder):
                 self.failed = None
                 self.low = free < low
-                return BACK_TEXT
+                return _(BACK_TEXT)
             return failure_text(self.failed)
         self.next_check = now + self.check_s
         self.low = free is not None and free < low

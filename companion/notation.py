@@ -10,9 +10,9 @@ same state, refusals and penalties included) and drops only what the rules never
     [level 3]
     [names {"red": "Ada", "black": "Ben"}]
 
-    1. r1 a1-b2 +ring@0:03.6 @0:03.057305 lift@0:03.032288
+    1. r1 a1-b2 +ring@0:03.6 @0:03.0(3.057305) lift@0:03.0(3.032288)
     2. b1 d1-d2 +ring @0:07.3
-    3. red T15 @0:20
+    3. red T15 @0:20.0
     4. b3 a4-b5 +ring(red) @0:31.5  ; black late (15 s ran out at 0:30.1)
 
 Syntax, common to both games:
@@ -21,8 +21,11 @@ Syntax, common to both games:
 * ``;`` starts a comment to the end of the line (``companion notation`` writes what the rules
   made of each line there: refusals, penalties, passes; a reader ignores them).
 * A line may start with its number (``12.``), which a reader ignores.
-* ``@TIME`` is when it happened: ``m:ss`` with as many decimals as the record had (``1:23.4``,
-  ``0:03.057305``) or plain seconds (``83.4``). Exact: the text gives back the same float.
+* ``@TIME`` is when it happened, in tenths as the clock showed it (``1:23.4``, rounded down,
+  the same as the replay and the screens). A record's time that is not on a tenth keeps its
+  exact seconds in brackets after the tenths (``0:03.0(3.057305)``), so the text gives back the
+  very same float and the game replays exactly; a reader checks that the exact seconds show as
+  the tenths written. Plain seconds (``83.4``) and ``m:ss`` with more decimals are read too.
   A token may carry its own time glued to it (``+ring@0:03.6``, ``lift@0:03.03``,
   ``done@0:44``); without one it takes the time of its line (Tamsk) or has none (Tantrix,
   whose times are optional).
@@ -64,6 +67,8 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|;.*|\S+')
 #: A line's number (``12.``), which a reader ignores.
 NUMBER = re.compile(r"^\d+\.$")
 _TIME = re.compile(r"^(?:(\d+):)?(\d+(?:\.\d*)?)$")
+#: A time as the clock showed it with the record's exact seconds beside it: ``0:03.0(3.057305)``.
+_SHOWN_AND_EXACT = re.compile(r"^(.+)\((\d+(?:\.\d+)?)\)$")
 #: A word with its own time glued to it: ``lift@0:03.03``, ``done@0:44``.
 GLUED = re.compile(r"^(lift|done)(?:@(\S+))?$")
 _RAW = re.compile(r"raw\s*\{")
@@ -116,17 +121,38 @@ def _facet(game: object) -> NotationGame:
 
 
 def format_time(t: float, *, exact: bool = True) -> str:
-    """``t`` seconds as ``m:ss``: exact (every decimal the float needs, so that
-    :func:`parse_time` gives back the very same float) or, for people, in tenths (``1:23.4``,
-    rounded down like a clock)."""
+    """``t`` seconds as ``m:ss.d``, in tenths rounded down like the clock shows them.
+
+    ``exact`` keeps the record's exact seconds too, so that :func:`parse_time` gives back the
+    very same float: a time on a tenth is written as it is (``1:23.4``), any other gets its
+    exact seconds in brackets after the tenths (``0:03.0(3.057305)``). People read the tenths,
+    the same as the replay and the screens; the journal's exact time survives the round trip.
+    """
     if not math.isfinite(t):
         raise ValueError(f"not a time: {t!r}")
+    shown = _tenths(t)
+    if not exact or parse_time(shown) == float(t):
+        return shown
+    if t < 0:  # never recorded; kept exact rather than invented
+        return _exact(t)
+    return f"{shown}({_plain(t)})"
+
+
+def _tenths(t: float) -> str:
+    sign = "-" if t < 0 else ""
+    tenths = int(abs(t) * 10 + 1e-6)
+    minutes, rest = divmod(tenths, 600)
+    return f"{sign}{minutes}:{rest // 10:02d}.{rest % 10}"
+
+
+def _plain(t: float) -> str:
+    """Seconds with every decimal the float needs (``3.057305``), never an exponent."""
+    return format(Decimal(repr(float(t))).normalize(), "f")
+
+
+def _exact(t: float) -> str:
     sign = "-" if t < 0 else ""
     t = abs(t)
-    if not exact:
-        tenths = int(t * 10 + 1e-6)
-        minutes, rest = divmod(tenths, 600)
-        return f"{sign}{minutes}:{rest // 10:02d}.{rest % 10}"
     d = Decimal(repr(float(t)))
     minutes = int(d // 60)
     seconds = d - 60 * minutes
@@ -139,7 +165,18 @@ def format_time(t: float, *, exact: bool = True) -> str:
 
 
 def parse_time(text: str) -> float:
-    """``m:ss.fff`` or plain seconds back to a float; ValueError for anything else."""
+    """``m:ss.fff`` or plain seconds back to a float; ValueError for anything else.
+
+    ``0:03.0(3.057305)`` (the clock's tenths, then the exact seconds) is the exact seconds,
+    once they are checked to show as those tenths.
+    """
+    both = _SHOWN_AND_EXACT.match(text)
+    if both is not None:
+        shown, exact = parse_time(both.group(1)), float(Decimal(both.group(2)))
+        if _tenths(exact) != _tenths(shown):
+            raise ValueError(f"{text!r}: the exact time {both.group(2)} s does not show as "
+                             f"{both.group(1)}")
+        return exact
     m = _TIME.match(text)
     if m is None:
         raise ValueError(f"{text!r} is not a time (write m:ss.f or seconds, e.g. 1:23.4)")

@@ -28,6 +28,7 @@ from typing import Any
 from companion import registry
 from companion.arbiter.commands import CommandGate, Refused
 from companion.arbiter.settings import arbiter_settings, table_number
+from companion.i18n import _
 from companion.tournament.model import MAX_NAME
 
 log = logging.getLogger(__name__)
@@ -62,11 +63,11 @@ class Pairing:
     def screen(self) -> list[str]:
         """The OLED's lines: a title, then the items."""
         return [
-            f"R{self.round} board {self.board}",
-            f"1st {self.first}"[:21],
-            f"2nd {self.second}"[:21],
+            _("R{round} board {board}").format(round=self.round, board=self.board),
+            _("1st {player}").format(player=self.first)[:21],
+            _("2nd {player}").format(player=self.second)[:21],
             self.tournament[:21],
-            "#: start  *: hide",
+            _("#: start  *: hide"),
         ]
 
 

@@ -216,10 +216,10 @@ def _draw_place(
     draw.line((divider, top, divider, map_bottom), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, top + 17), 9.0)
     text_y = top + 38 if tall else height - LINE_HEIGHT
-    draw_text(draw, divider + 3, text_y, f"turn {entry.get('rotation') or 0}", palette.foreground)
+    draw_text(draw, divider + 3, text_y, f"rot. {entry.get('rotation') or 0}", palette.foreground)
     draw_tick(draw, width - 9, text_y, fits, palette.foreground if fits else palette.warning)
     if tall:
-        draw_footer(draw, palette, "A/B:spot C:turn #:lay", width, height)
+        draw_footer(draw, palette, "A/B:spot C:rot. #:lay", width, height)
 
 
 def _draw_lift(

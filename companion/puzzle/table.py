@@ -193,7 +193,7 @@ class PuzzleTable(KeypadTable):
             self._reset()
             self._act(game, event)
         else:
-            self._slip("A/B: next spot, C: turn, #: lay, *: cancel")
+            self._slip("A/B: next spot, C: rotate, #: lay, *: cancel")
 
     def _menu_items(self, game: DiscoveryPuzzle) -> list[str]:
         return list(MENU_ITEMS if game.n < LARGEST else MENU_ITEMS[:2])

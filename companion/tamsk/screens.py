@@ -3,11 +3,12 @@
 ``table_screen(view)`` draws the state a player glances at between moves. Red's side is always
 on the left and black's on the right, in the header (name and rings left; the box of the player
 on turn is filled) and in the columns of glasses below it, so a player finds his own glasses
-without reading. When the neutral 15-second timer runs, its countdown takes over the middle of
-the screen in large digits. The latest warning sits in a bar at the bottom.
+without reading. When the neutral 15-second timer runs, its countdown shows in large digits
+under the glasses. The latest warning sits in a bar at the bottom.
 
-On a 128x64 panel (SSD1306, SH1106) the glasses show a sand bar and seconds; from 112 rows up
-(the 128x128 SSD1351) each glass also shows its space, and the countdown no longer hides them.
+On a 128x64 panel (SSD1306, SH1106) the glasses show a sand bar and seconds, and the countdown
+takes the line under them; from 112 rows up (the 128x128 SSD1351) each glass also shows its
+space. The countdown never hides a glass.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from companion.tamsk.words import entry_in_words, penalty_in_words
 
 #: From this height on, the roomier layout (spaces shown, countdown beside the glasses) is used.
 TALL_HEIGHT = 112
-#: Tallest countdown digits on a short panel, so the mover's glasses keep room beside them.
+#: Tallest countdown digits on a short panel (the room under the glasses is less anyway).
 COMPACT_COUNTDOWN = 41
 #: The countdown turns to the warning colour for its last seconds, like the buzzer's ticks.
 COUNTDOWN_WARNING = 5
@@ -255,23 +256,22 @@ def _draw_compact(
     _draw_header(draw, palette, state, width, header)
     rows = [header + 2 + i * (LINE_HEIGHT + 1) for i in range(3)]
     status_y = rows[-1] + LINE_HEIGHT + 2
-    if state.timer_running:
-        # The countdown takes the left of the screen; the player it runs against keeps his own
-        # three glasses in view on the right, since he is choosing which one to move.
-        last_row = height - WARNING_BAR - 3
-        digits_right = _draw_countdown(
-            draw, palette, state, 4, header + 2, last_row, tallest=COMPACT_COUNTDOWN
-        )
-        left = digits_right + 6
-        for glass, y in zip(_GLASS_COLUMNS[state.turn], rows, strict=True):
-            _draw_glass_row(draw, palette, state, glass, left, y, width - 1)
-        status = _status_text(state, columns(width - left))
-        draw_text(draw, left + 1, status_y, status or clock_text(state.t), palette.foreground)
-        return
     for player in PLAYERS:
         left, right = _column(player, width)
         for glass, y in zip(_GLASS_COLUMNS[player], rows, strict=True):
             _draw_glass_row(draw, palette, state, glass, left, y, right)
+    if state.timer_running:
+        # The countdown sits under the six glasses, never over them: the player it runs against
+        # is choosing which glass to move, and his opponent watches all of them too. The clock
+        # keeps the left of its line; the digits are as tall as the room down to the warning
+        # bar (or the bottom edge when no warning shows).
+        clock = clock_text(state.t)
+        draw_text(draw, 1, status_y, clock, palette.dim)
+        bottom = height - WARNING_BAR - 2 if state.warning else height - 1
+        left = text_width(clock) + 4
+        _draw_countdown(draw, palette, state, left, status_y - 1, bottom,
+                        centre_in=width - 2 * left, tallest=COMPACT_COUNTDOWN)
+        return
     clock = clock_text(state.t)
     draw_text(draw, 1, status_y, clock, palette.dim)
     status = _status_text(state, columns(width - 2) - len(clock) - 1)

@@ -27,6 +27,7 @@ from typing import Any
 from companion import __version__
 from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, Motion, TiltInterpreter
+from companion.i18n import _
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
 from companion.keys import SigningKey
@@ -38,7 +39,7 @@ from companion.tamsk.challenge import outcome as challenge_outcome
 from companion.tamsk.challenge import parse_challenge
 from companion.tamsk.events import GLASSES, opponent, parse_event
 from companion.tamsk.game import Game, Rules
-from companion.tamsk.words import penalty_notice, player_word, refusal_in_words
+from companion.tamsk.words import colour_word, penalty_notice, player_word, refusal_in_words
 from companion.wallclock import TrustProbe, always_trusted
 
 log = logging.getLogger(__name__)
@@ -345,7 +346,7 @@ class Table:
         if self.game is None:
             return
         if self.held is not None and body.get("ev") != "note":
-            self._show_error("first confirm the sand: #", t_mono)
+            self._show_error(_("first confirm the sand: #"), t_mono)
             self._sound("error")
             return
         heapq.heappush(self._pending, _Pending(t_mono, next(self._seq), body, motion_of))
@@ -476,7 +477,8 @@ class Table:
             player = "red" if key == "A" else "black"
             if resigning != player:
                 self.resigning = player
-                self._warn(f"{player} resigns? {key} again to confirm, * cancels", t, 10.0)
+                self._warn(_("{player} resigns? {key} again to confirm, * cancels").format(
+                    player=colour_word(player), key=key), t, 10.0)
                 return
             self.warning = None
             self.paused = False
@@ -519,7 +521,7 @@ class Table:
             timer,
         )
         if game_on:
-            self._show_error("a game is on: A A or B B resigns; the arbiter ends it (***)", t)
+            self._show_error(_("a game is on: A A or B B resigns; the arbiter ends it (***)"), t)
             self._sound("error")
             self._queue(t, {"ev": "note", "text": "keypad: a new game refused: a game is on"})
             return
@@ -717,7 +719,7 @@ class Table:
                 # arbiter mode on (a PIN configured), ending a game is the arbiter's (***).
                 at = b.changed_at + (b.hold or 0.0)
                 if self._arbiter_mode() and not self.game.over:
-                    self._show_error("the arbiter ends the game (*** and the PIN)", at)
+                    self._show_error(_("the arbiter ends the game (*** and the PIN)"), at)
                     self._sound("error")
                     self._queue(at, {"ev": "note", "text": "menu: ending refused: arbiter mode"})
                     continue

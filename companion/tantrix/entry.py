@@ -208,7 +208,7 @@ class KeypadEntry:
             self._reset()
             self._note = f"tile {placement.tile} placed at {q}, {r}"
             return self._screen(action=placement.as_event())
-        return self._error("A/B: next spot, C: turn, #: place, *: cancel")
+        return self._error("A/B: next spot, C: rotate, #: place, *: cancel")
 
     def _open_menu(self) -> Screen:
         self._back = self._mode
@@ -419,7 +419,7 @@ class KeypadEntry:
             where = "forced space" if forced else "spot"
             prompt = (
                 f"tile {self._tile}: {where} {self._index + 1}/{len(self._spots)} at "
-                f"{spot[0]},{spot[1]} turn {self._rot}"
+                f"{spot[0]},{spot[1]} rotation {self._rot}"
             )
             return Screen(
                 PLACE,

@@ -45,6 +45,7 @@ from companion.screens.text import (
     printable,
 )
 from companion.tantrix import messages as say
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.words import refusal_in_words
 
 #: From this height on, the roomier layout (board maps, colours beside the text) is used.
@@ -106,6 +107,8 @@ def tantrix_screen(
     entry = view.get("entry") or {}
     kind = entry.get("mode", "tile")
     error = view.get("error")
+    if error:  # the engine's cells, "(2, -1)", as the map names them
+        error = CellNames.of_view(view).in_text(str(error))
     if kind == "place":
         _draw_place(draw, palette, view, entry, width, height, tall, error)
     elif error and not tall:
@@ -117,7 +120,7 @@ def tantrix_screen(
     elif kind == "forced":
         _draw_forced_page(draw, palette, view, entry, width, height, tall)
     elif kind == "undo":
-        _draw_undo(draw, palette, entry, width, height)
+        _draw_undo(draw, palette, view, entry, width, height)
     elif view.get("mode") in say.SOLO_TITLES:
         _draw_solo(draw, palette, view, entry, width, height, tall)
     else:
@@ -178,8 +181,7 @@ def _phase_text(view: Mapping[str, Any]) -> str:
 
 
 def _forced_text(view: Mapping[str, Any]) -> str:
-    forced = view.get("forced") or []
-    return " ".join(f"{q},{r}" for q, r in forced)
+    return CellNames.of_view(view).names(view.get("forced") or [])
 
 
 def _player_fill(palette: Palette, player: str | None) -> Colour:
@@ -420,7 +422,8 @@ def _draw_table(
     forced_ink = palette.warning if view.get("forced") and tall else palette.foreground
     fills = view.get("must_fill") or []
     if fills and not view.get("over"):
-        words = " ".join(f"{t}@{q},{r}" for t, q, r in fills)
+        names = CellNames.of_view(view)
+        words = " ".join(f"{t}@{names.name(q, r)}" for t, q, r in fills)
         draw_text(draw, 1, y, clip(_(say.MUST_FILL).format(fills=words), room), palette.warning)
     else:
         draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
@@ -558,8 +561,9 @@ def _draw_place(
             (_("forced") if forced else _("spot"),
              palette.warning if forced else palette.foreground),
             (where, palette.foreground),
-            (_("at {q},{r}").format(q=centre[0], r=centre[1]), palette.foreground),
-            (_("turn {n}").format(n=rotation), palette.foreground),
+            (_("at {cell}").format(cell=CellNames.of_view(view).name(*centre)),
+             palette.foreground),
+            (_("rot. {n}").format(n=rotation), palette.foreground),  # a narrow column
         ]
         for i, (text, ink) in enumerate(info):
             draw_text(draw, x, y + 1 + i * PITCH, clip(text, columns(width - x)), ink)
@@ -571,7 +575,7 @@ def _draw_place(
             _draw_refusal_box(draw, palette, error, width, below, height - 1)
             return
         _draw_sides_table(draw, palette, entry, 1, below + 1)
-        draw_footer(draw, palette, _("A/B:spot C:turn #:lay"), width, height)
+        draw_footer(draw, palette, _("A/B:spot C:rot. #:lay"), width, height)
         return
     divider = 58
     origin = (divider / 2, (y + height) / 2)
@@ -579,7 +583,7 @@ def _draw_place(
     draw.line((divider, y, divider, height - 1), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
     bottom = height - LINE_HEIGHT
-    draw_text(draw, divider + 3, bottom, _("turn {n}").format(n=rotation), palette.foreground)
+    draw_text(draw, divider + 3, bottom, _("rotation {n}").format(n=rotation), palette.foreground)
     draw_tick(draw, width - 9, bottom, legal, palette.foreground)
 
 
@@ -719,14 +723,20 @@ def _draw_space_inset(
 
 
 def _draw_undo(
-    draw: ImageDraw.ImageDraw, palette: Palette, entry: Mapping[str, Any], width: int, height: int
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    view: Mapping[str, Any],
+    entry: Mapping[str, Any],
+    width: int,
+    height: int,
 ) -> None:
     top = draw_title_bar(
         draw, palette, _("Undo?"), width, fill=palette.warning, ink=palette.on_warning
     )
     bottom = draw_footer(draw, palette, _("#: undo  *: keep it"), width, height)
     tile, spot = entry.get("tile"), entry.get("spot")
-    words = (_("take back tile {tile} at {q},{r}").format(tile=tile, q=spot[0], r=spot[1])
+    at = CellNames.of_view(view).name(*spot) if spot else ""
+    words = (_("take back tile {tile} at {cell}").format(tile=tile, cell=at)
              if spot else _("take back tile {tile}").format(tile=tile))
     words += _("; the correction is journaled")
     draw_paragraph(draw, palette, words, 0, width - 1, top, bottom)

@@ -279,7 +279,7 @@ class GobbleSolo:
         if spots:
             p = spots[0]
             raise IllegalPlacement(
-                FITS, f"tile {p.tile} fits at ({p.q}, {p.r}) turned {p.rot}: only a tile that "
+                FITS, f"tile {p.tile} fits at ({p.q}, {p.r}) at rotation {p.rot}: only a tile that "
                 "cannot be laid is discarded"
             )
         self.discard.append(self.drawn)

@@ -32,7 +32,8 @@ REFUSALS = (
     N_("two players cannot draw the same tile"),
     N_("in the team game give the start draw as a list in seat order"),
     # the solo modes (companion.tantrix.solo, companion.tantrix.layout)
-    N_("tile {tile} fits at {cell} turned {rot}: only a tile that cannot be laid is discarded"),
+    N_("tile {tile} fits at {cell} at rotation {rot}: only a tile that cannot be laid is "
+       "discarded"),
     N_("only right after filling a gobble"),
     N_("{cell} touches fewer than {count} tiles"),
     N_("tile {tile} is on the discard pile"),

@@ -6,14 +6,10 @@ returned event when there is one (the event is already applied to the game). Aft
 replays the journal into a :class:`~companion.tokami.game.Game` and hands that game to a new
 :class:`KeypadEntry`.
 
-The keys, as a player uses them::
-
-    what happened?    1 higher + bonus   2 higher, no bonus   3 blocks fell
-                      4 not higher       5 declined (takes the forbidden block)
-                      A undo the last turn                     D stop the game
-    colours           1, 2, 3 ... in the order of the game's block set (0: none, for the
-                      block in hand after a fall)
-    everywhere        # confirm / done        * back (drops the last thing typed)
+The keys, as a player uses them, are :func:`menu_text` (the README prints the same block):
+1-5 say how the turn ended (5, declined, takes the forbidden block), the colours are digits in
+the game's block order (0: none, for the block in hand after a fall), ``#`` saves, ``*`` drops
+the last thing typed, ``A`` undoes the last turn and ``D`` resigns.
 
 A key that makes no sense where it is pressed, or a turn the rules refuse, leaves everything as
 it was and puts the reason on the screen (:attr:`Screen.error`).
@@ -37,7 +33,7 @@ from typing import Any
 from companion.i18n import _
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.turns import Outcome, Turn
-from companion.tokami.words import refusal_in_words
+from companion.tokami.words import played_in_words, refusal_in_words, turn_in_words
 
 #: Every key of the keypad.
 KEYS = frozenset("0123456789ABCD*#")
@@ -63,6 +59,22 @@ OUTCOME_LABELS: dict[Outcome, str] = {
     Outcome.DECLINED: "declined",
 }
 MAX_COLOURS = 9  # the digits 1-9
+
+
+def menu_text() -> str:
+    """The keypad's Tokami menu as the README prints it, built from the labels the screen shows.
+
+    The README copies this block (``tests/tokami/test_tokami_menu_words.py`` checks it), so the
+    words on the OLED and in the README cannot drift apart.
+    """
+    outcomes = [f"{k} {OUTCOME_LABELS[o]}" for k, o in OUTCOME_KEYS.items()]
+    rows = [
+        ("what happened?", "   ".join(outcomes[:3])),
+        ("", "   ".join(outcomes[3:])),
+        ("colours", f"1, 2, 3 ... in the game's block order ({NO_BLOCK}: none in hand)"),
+        ("everywhere", f"{CONFIRM} save / done   {BACK} back   {UNDO} undo   {STOP} resign"),
+    ]
+    return "\n".join(f"{left:<16}{right}".rstrip() for left, right in rows)
 
 
 class Stage(enum.Enum):
@@ -285,7 +297,7 @@ class KeypadEntry:
             self.game.play(turn)
         except IllegalTurn as refused:  # checked while typing; kept as a last safeguard
             raise _Refused(refusal_in_words(refused.detail)) from None
-        self._notice = f"saved: {self.game.history[-1].describe()}"
+        self._notice = _("saved: {turn}").format(turn=played_in_words(self.game.history[-1]))
         self._draft = self._idle()
         if not self.game.is_over() and self.game.round != round_before:
             self._notice += "; " + _("round {n} is over").format(n=round_before)
@@ -362,13 +374,15 @@ class KeypadEntry:
             prompt = f"{player}: block in hand?"
             choices = colour_choices + (f"{NO_BLOCK} none", f"{BACK} back")
         elif stage is Stage.CONFIRM:
-            prompt = f"{player}: {self._turn().describe(game.forbidden)}?"
+            prompt = f"{player}: " + _("{turn}?").format(
+                turn=turn_in_words(self._turn(), game.forbidden))
             choices = (f"{CONFIRM} save", f"{BACK} back")
         elif stage is Stage.CONFIRM_UNDO:
-            prompt = f"undo {game.history[-1].describe()}?" if game.history else "undo?"
+            prompt = (_("undo {turn}?").format(turn=played_in_words(game.history[-1]))
+                      if game.history else _("undo?"))
             choices = (f"{CONFIRM} undo", f"{BACK} back")
         elif stage is Stage.CONFIRM_STOP:
-            prompt = f"{player}: resign the game?"
+            prompt = f"{player}: " + _("resign the game?")
             choices = (f"{CONFIRM} resign", f"{BACK} back")
         else:
             winner = game.winner()

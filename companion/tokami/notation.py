@@ -20,7 +20,8 @@ from companion.scenario import MalformedInput
 from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
 from companion.tokami.turns import Turn
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|;.*|[,()+]|[^\s,()+";]+')
+#: A time is one token, its exact seconds in brackets included (``@0:03.0(3.057305)``).
+_TOKEN = re.compile(r'@[\d:.]+\([\d.]+\)|"(?:[^"\\]|\\.)*"|;.*|[,()+]|[^\s,()+";]+')
 _WORD = re.compile(r'[^\s,()+";:@\\]+')
 _NAME = re.compile(r'([^\s",();:@\\]+):(?=\s|$)')
 #: Words a Tokami line gives a meaning to: a colour or a name spelt like one is quoted.

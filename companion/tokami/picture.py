@@ -154,7 +154,11 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
     out.append(Text(MARGIN, 48, bitmap.clip(label, _CHARS // scale),
                     Ink.REFUSED if frame.refused else Ink.TEXT, scale))
     y = 72
-    lines = [part for mark in frame.marks for part in bitmap.wrap(mark, _CHARS)]
+    # The bottom line says who won; the fold's own "game over: X wins (scores)" mark would say
+    # it a second time, so only its scores are kept here.
+    marks = [m for m in (_final_scores(m) if s["over"] and m.startswith("game over:") else m
+                         for m in frame.marks) if m]
+    lines = [part for mark in marks for part in bitmap.wrap(mark, _CHARS)]
     for k, part in enumerate(lines[:3]):
         refused = any(m.startswith("refused") and part in m for m in frame.marks)
         if k == 2 and len(lines) > 3:
@@ -174,6 +178,12 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
         out.append(Text(MARGIN + 16, 110, _("{player} to play").format(player=turn), Ink.TEXT, 1))
     out.append(Rect(MARGIN, 126, RIGHT, 126, Ink.RULE))
     return out
+
+
+def _final_scores(mark: str) -> str:
+    """``game over: Anna wins (Anna 0, Ben -2)`` -> ``final scores: Anna 0, Ben -2``."""
+    scores = mark.rpartition(" (")[2].rstrip(")") if mark.endswith(")") else ""
+    return f"final scores: {scores}" if scores else ""
 
 
 def _ordinal(n: int) -> str:

@@ -216,8 +216,9 @@ def _confirm_words(view: Mapping[str, Any]) -> str | None:
     stage = (view.get("entry") or {}).get("stage")
     if stage in ("confirm", "confirm_undo", "confirm_stop"):
         text = question(view)
-        if stage == "confirm_undo" and text.startswith("undo "):
-            text = text[len("undo ") :]
+        head = _("undo {turn}?").split("{turn}")[0]  # the undo prompt's words before the turn
+        if stage == "confirm_undo" and head and text.startswith(head):
+            text = text[len(head) :]
         return text.rstrip("?")
     return None
 

@@ -8,6 +8,8 @@ The rules (:mod:`companion.tokami.game`) refuse a turn in English (:class:`Illeg
 from __future__ import annotations
 
 from companion.i18n import N_, _, match_template
+from companion.tokami.game import Played
+from companion.tokami.turns import Outcome, Turn
 
 REFUSALS = (
     N_("the game was stopped; no more turns are counted"),
@@ -43,3 +45,32 @@ def refusal_in_words(detail: str) -> str:
         if key in values:
             values[key] = _(values[key])
     return _(template).format(**values)
+
+
+def turn_in_words(turn: Turn, forbidden: str | None = None) -> str:
+    """A turn as the confirm screen says it (``Turn.describe`` in the players' language).
+
+    :meth:`Turn.describe` stays English for logs and the notation; this is its translation,
+    with the colours translated too.
+    """
+    block = _(turn.block) if turn.block else ""
+    if turn.outcome is Outcome.BONUS:
+        return _("{block} higher, bonus {bonus}").format(block=block, bonus=_(str(turn.bonus)))
+    if turn.outcome is Outcome.HIGHER:
+        return _("{block} higher, no bonus").format(block=block)
+    if turn.outcome is Outcome.FELL:
+        fallen = " ".join(_(c) for c in turn.fallen)
+        if turn.in_hand:
+            return _("fell: {fallen} + {in_hand} in hand").format(fallen=fallen,
+                                                                  in_hand=_(turn.in_hand))
+        return _("fell: {fallen}").format(fallen=fallen)
+    if turn.outcome is Outcome.NOT_HIGHER:
+        return _("{block} not higher").format(block=block)
+    if forbidden:
+        return _("declined, took {block}").format(block=_(forbidden))
+    return _("declined, took the forbidden block")
+
+
+def played_in_words(played: Played) -> str:
+    """``Anna: blue higher, no bonus`` in the players' language (``Played.describe``)."""
+    return f"{played.player}: {turn_in_words(played.turn, played.forbidden)}"

@@ -52,8 +52,10 @@ def test_a_time_written_exactly_reads_back_as_the_same_number(t: float) -> None:
 
 def test_times_read_as_minutes_and_seconds() -> None:
     assert notation.format_time(83.4) == "1:23.4"
-    assert notation.format_time(3.0) == "0:03"
-    assert notation.format_time(3.057305) == "0:03.057305"
+    assert notation.format_time(3.0) == "0:03.0"
+    # what the clock showed, then the journal's exact seconds for the round trip
+    assert notation.format_time(3.057305) == "0:03.0(3.057305)"
+    assert notation.parse_time("0:03.0(3.057305)") == 3.057305
     assert notation.parse_time("1:23.4") == 83.4
     assert notation.parse_time("83.4") == 83.4
 
@@ -61,6 +63,11 @@ def test_times_read_as_minutes_and_seconds() -> None:
 def test_times_for_people_are_tenths_rounded_down_like_a_clock() -> None:
     assert notation.format_time(14.96, exact=False) == "0:14.9"
     assert notation.format_time(83.0, exact=False) == "1:23.0"
+
+
+def test_exact_seconds_that_do_not_show_as_the_written_tenths_are_refused() -> None:
+    with pytest.raises(ValueError, match="does not show as"):
+        notation.parse_time("0:03.1(3.057305)")
 
 
 def test_seconds_after_minutes_must_be_below_sixty() -> None:

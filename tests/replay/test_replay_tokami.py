@@ -322,7 +322,7 @@ def test_names_and_colours_that_are_not_plain_words_are_quoted() -> None:
     event = {"t": 3.0, "ev": "bonus", "player": "Anna Maria", "block": "light blue",
              "bonus": "up"}
     line = tokami_notation.text(event, "bonus")
-    assert line == '"Anna Maria": "light blue" up, +"up" @0:03'
+    assert line == '"Anna Maria": "light blue" up, +"up" @0:03.0'
     text = f'[game "tokami"]\n{line}\n'
     assert [dict(e) for _, e in notation.parse(text).events] == [event]
 

@@ -258,6 +258,7 @@ def _language_cases() -> dict[str, Callable[[], Image.Image]]:
     main: dict[str, Callable[[], Image.Image]] = {
         "table_midgame": lambda: table_screen(midgame_view(), **OLED),
         "table_dead_glass": lambda: table_screen(dead_glass_view(), **OLED),
+        "table_countdown": lambda: table_screen(countdown_view(), **OLED),
         "table_over": lambda: table_screen(over_view("rings", "red"), **OLED),
         "table_refused": lambda: screen(refused_view(), **OLED),
         "result_time_tiebreak": lambda: result_screen(time_tiebreak_view(), **OLED),

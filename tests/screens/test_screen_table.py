@@ -81,22 +81,28 @@ def test_the_glass_in_hand_has_its_name_filled() -> None:
     assert lit_fraction(set_down, label) < 0.5
 
 
-def test_the_15_second_countdown_is_large_when_it_runs() -> None:
-    middle = (0, 11, 60, 52)
+def test_the_15_second_countdown_is_large_under_the_glasses_when_it_runs() -> None:
+    under = (40, 39, 127, 63)
     running = table_screen(countdown_view(8.0))
-    assert longest_vertical_run(running, middle) >= 30
+    assert longest_vertical_run(running, under) >= 20
     idle = table_screen(midgame_view())
-    assert longest_vertical_run(idle, middle) <= 9
+    assert longest_vertical_run(idle, under) <= 10  # a line of text, or a filled label box
 
 
-def test_the_countdown_leaves_the_mover_his_own_glasses_in_view() -> None:
-    """Black is on turn: his glasses stay on screen beside the countdown, red's give way."""
-    base = countdown_view()
-    black_changed, red_changed = fresh(countdown_view), fresh(countdown_view)
-    black_changed["glasses"]["b1"]["sand"] = 20.0
-    red_changed["glasses"]["r1"]["sand"] = 20.0
-    assert not same(table_screen(base), table_screen(black_changed))
-    assert same(table_screen(base), table_screen(red_changed))
+@pytest.mark.parametrize("glass", ["r1", "r2", "r3", "b1", "b2", "b3"])
+def test_the_countdown_hides_no_glass(glass: str) -> None:
+    """Each of the six glasses stays drawn while the countdown runs: a change to any shows."""
+    changed = fresh(countdown_view)
+    changed["glasses"][glass]["sand"] = 20.0
+    assert not same(table_screen(countdown_view()), table_screen(changed))
+
+
+def test_a_warning_under_the_countdown_leaves_both_readable() -> None:
+    view = fresh(countdown_view)
+    view["warning"] = "hub link lost"
+    warned = table_screen(view)
+    assert lit_fraction(warned, WARNING_BAR) > 0.6
+    assert longest_vertical_run(warned, (40, 39, 127, 53)) >= 11
 
 
 def test_on_a_tall_panel_the_countdown_hides_no_glass() -> None:

@@ -136,3 +136,16 @@ def test_any_table_draws_on_every_panel(seed: int, players: int, tiles: int, key
             image = tantrix_screen(view, size=size, mode=mode)
             assert image.size == size and image.mode == mode
             assert image.crop((0, 0, size[0], 10)).getbbox() is not None  # a title bar
+
+
+def test_the_screen_names_forced_spaces_and_must_fill_hints_as_its_map_does() -> None:
+    """No axial ``q,r`` on the screen: the names are CellNames of the drawn table."""
+    from companion.tantrix.cellnames import CellNames
+    from companion.tantrix.screens import _forced_text
+
+    view = tantrix_view("midgame")
+    names = CellNames.of_view(view)
+    forced = view.get("forced") or []
+    assert forced, "the midgame case has a forced space"
+    assert _forced_text(view) == " ".join(names.name(q, r) for q, r in forced)
+    assert "," not in _forced_text(view)
