@@ -2,10 +2,12 @@
 
 A Tokami table is played from the keypad alone, so the mirror only plays each record through
 the game's own engine, exactly as the table and ``companion simulate`` do
-(:func:`companion.tokami.table.apply_event`), and gives the ``simulate`` state (standings,
-round, blocks left, the forbidden block) with the refused inputs. The board is the replay's
-score sheet (:mod:`companion.tokami.picture`). Tokami keeps no result records, has no arbiter
-mode at the table and no ``companion dispute``.
+(:func:`companion.tokami.table.play_event`, the arbiter's corrections included), and gives the
+``simulate`` state (standings with the arbiter's adjustments, round, blocks left, the forbidden
+block) with the refused inputs. The board is the replay's score sheet
+(:mod:`companion.tokami.picture`). Arbiter mode at the table takes the arbiter's signed
+corrections (:mod:`companion.arbiter.keypad_station`). Tokami keeps no result records and has
+no ``companion dispute``.
 """
 
 from __future__ import annotations
@@ -14,13 +16,15 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.arbiter import keypad
+from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
 from companion.scenario import MalformedInput
+from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game
 from companion.tokami.setup import Setup
 
 if TYPE_CHECKING:
-    pass
+    from companion.arbiter.station import ClockLike
 
 NAME = "tokami"
 #: The header's fields the score sheet needs, shown with the state.
@@ -39,19 +43,20 @@ class TokamiMirror:
             raise ValueError(exc.message) from None
         self.header = dict(header)
         self.game = Game(setup)
+        self.ledger = Ledger()  # the arbiter's corrections
         self.t = 0.0
         self.violations: list[dict[str, Any]] = []
         self._state: dict[str, Any] | None = None
 
     def apply(self, record: Mapping[str, Any]) -> None:
         """Play one record as ``companion simulate`` does."""
-        from companion.tokami.table import apply_event
+        from companion.tokami.table import play_event
 
         self.t = keypad.record_time(record, self.t)
         by = record.get("player")
         player = by if isinstance(by, str) else self.game.turn
         try:
-            refused = apply_event(self.game, record)
+            self.game, refused = play_event(self.game, self.ledger, record)
         except (MalformedInput, ValueError, TypeError):
             return
         if refused is not None:
@@ -65,7 +70,7 @@ class TokamiMirror:
             out = self.game.as_dict()
             out["t"] = self.t
             out["violations"] = list(self.violations)
-            self._state = out
+            self._state = self.ledger.finish(out)
         return self._state
 
     def snapshot(self) -> dict[str, Any]:
@@ -117,7 +122,27 @@ def page_script() -> str:
 
 
 def correction_fields() -> str:
-    return ""
+    return _FIELDS
+
+
+_FIELDS = r"""
+ <label title="turn: a mis-typed turn, replaced by what really happened; note: the
+arbiter's note on the game's record; score: add points to (or take them from) a player's
+total">what <select name="what"><option>score</option><option>turn</option>
+  <option>note</option></select></label>
+ <label title="the player, by name as on the card (score)">player
+  <input name="player" size="10" placeholder="Ada" data-field="text"></label>
+ <label title="points to add, -100 to 100, not 0; negative takes points away (score)">points
+  <input name="points" size="4" placeholder="-2" data-field="number"></label>
+ <label title="the mis-typed turn's number, from 1, counting the turns that stand
+(turn)">index <input name="index" size="3" placeholder="4" data-field="number"></label>
+ <label title='what really happened in that turn, e.g. {"ev": "higher", "block": "blue"}
+or {"ev": "bonus", "block": "blue", "bonus": "green"} (turn)'>turn
+  <input name="turn" size="28" placeholder='{"ev": "higher", "block": "blue"}'
+   data-field="json"></label>
+ <label title="the note for the game's record, up to 500 characters (note)">text
+  <input name="text" size="20" placeholder="" data-field="text"></label>
+"""
 
 
 def result(state: Mapping[str, Any]) -> GameResult | None:
@@ -125,9 +150,14 @@ def result(state: Mapping[str, Any]) -> GameResult | None:
 
 
 
-# A keypad game has no dispute report and no arbiter mode at the table (yet).
+# A keypad game has no dispute report.
 dispute = keypad.no_dispute
-station = keypad.no_station
+
+
+def station(table: Any, clock: ClockLike) -> KeypadStation:
+    """Arbiter mode at the table: the arbiter's signed corrections (no keypad menu: the keypad
+    is the players')."""
+    return KeypadStation(table, clock, parse_correction)
 
 
 _SCRIPT = r"""
