@@ -26,11 +26,11 @@ from companion.replay.model import (
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tantrix import solo
+from companion.tantrix.corrections import Ledger
 from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
-from companion.tantrix.corrections import Ledger
 from companion.tantrix.simulate import make_game, mode_of, play_event, state, who
 
 RULE_FIELDS = ("game", "players", "hands", "mode", "target", "puzzle")

@@ -2,10 +2,10 @@
 
 Each input goes to the engine exactly as ``companion simulate`` sends it (a turn to
 :meth:`Game.play` with the ``player`` it names, ``undo`` to :meth:`Game.undo`, ``end`` to
-:meth:`Game.stop`, the arbiter's ``correct`` lines to its ledger); a turn the rules refuse becomes a violation and changes nothing. After each
-line of the notation (one turn a line) the state is the contract's object, the very one
-``companion simulate`` prints for the game up to that line, so the last frame *is* the
-simulation's result.
+:meth:`Game.stop`, the arbiter's ``correct`` lines to its ledger); a turn the rules refuse
+becomes a violation and changes nothing. After each line of the notation (one turn a line) the
+state is the contract's object, the very one ``companion simulate`` prints for the game up to
+that line, so the last frame *is* the simulation's result.
 """
 
 from __future__ import annotations
