@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 NAME = "tokami"
 #: The header's fields the score sheet needs, shown with the state.
 HEADER_FIELDS = ("worthless", "round_ends_at")
+#: The latest turns the arbiter's board lists, numbered as a ``turn`` correction names them
+#: (the snapshot stays small however long the game).
+RECENT_TURNS = 8
+#: Pixels a numbered turn's row takes under the score sheet.
+TURN_ROW = 16
 
 
 class TokamiMirror:
@@ -69,6 +74,10 @@ class TokamiMirror:
         if self._state is None:
             out = self.game.as_dict()
             out["t"] = self.t
+            history = self.game.history
+            first = max(0, len(history) - RECENT_TURNS)
+            out["recent_turns"] = [[n, played.describe()] for n, played in
+                                   enumerate(history[first:], start=first + 1)]
             out["violations"] = list(self.violations)
             self._state = self.ledger.finish(out)
         return self._state
@@ -110,11 +119,35 @@ def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
     from companion.replay.model import Frame
     from companion.tokami import picture
 
+    from companion.replay.shapes import to_svg
+
     header = {k: state[k] for k in ("players", "blocks", "rounds", *HEADER_FIELDS)
               if k in state}
     setup = picture.setup_of(state, header)
     frame = Frame(1, float(state.get("t", 0.0)), label or "live", state)
-    return picture.svg(frame, setup=setup, title=", ".join(state["players"]))
+    sheet = picture.shapes(frame, setup=setup, title=", ".join(state["players"]))
+    width, height = picture.size_of(state)
+    rows = coordinates(state, height)
+    size = (width, height + TURN_ROW * len(rows) + (picture.MARGIN if rows else 0))
+    return to_svg([*sheet, *rows], size, title=frame.label)
+
+
+def coordinates(state: Mapping[str, Any], top: float) -> list[Any]:
+    """The latest turns under the sheet, each with its number (``turn N``), as a ``turn``
+    correction's ``index`` names it (the arbiter's board only)."""
+    from companion.replay.palette import Ink
+    from companion.replay.shapes import Group, Text
+    from companion.tokami import picture
+
+    out = []
+    for row, item in enumerate(state.get("recent_turns") or []):
+        if not (isinstance(item, list) and len(item) == 2):
+            continue
+        n, text = item
+        y = top + row * TURN_ROW
+        out.append(Group((("coord", f"turn {n}"),),
+                         (Text(picture.MARGIN, y, f"turn {n}. {text}"[:90], Ink.TEXT, 1),)))
+    return out
 
 
 def page_script() -> str:
