@@ -117,9 +117,8 @@ def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
     if not isinstance(state, dict):
         return None
     from companion.replay.model import Frame
-    from companion.tokami import picture
-
     from companion.replay.shapes import to_svg
+    from companion.tokami import picture
 
     header = {k: state[k] for k in ("players", "blocks", "rounds", *HEADER_FIELDS)
               if k in state}
