@@ -916,6 +916,8 @@ tournament();
 const form = document.getElementById("correct");
 form.hidden = !ARBITER;
 form.elements.table.addEventListener("input", pickFields);
+// ?table=N: the form opens on that table (a link from a table's card or a test).
+if (/^[0-9]{1,4}$/.test(params.get("table") || "")) form.elements.table.value = params.get("table");
 pickFields();
 const assign = document.getElementById("assign");
 assign.hidden = !ARBITER;

@@ -11,6 +11,8 @@ table's answer shows on its card. A command not signed by the arbiter never reac
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +35,7 @@ from companion.tables import make_table, start_configured_game
 from tests.arbiter.broker import Broker
 from tests.arbiter.conftest import wait_until
 from tests.arbiter.keys import ARBITER, TABLES, fixed_key, keyring, table_arbiter
-from tests.arbiter.test_page import PageSession
+from tests.arbiter.test_page import CHROMIUM_FLAGS, PageSession, chromium
 
 PIN = "2468"
 KEY = "the club's sixteen-plus key"
@@ -224,3 +226,36 @@ def test_an_unsigned_or_forged_correction_never_reaches_the_game(club: Club, tab
     assert rig.corrections() == []
     state = simulate_file(rig.table.journal_path)
     assert not state["over"] and state.get("corrections", []) == []
+
+
+# ---------------------------------------------------------------------------- the page
+
+
+@pytest.mark.parametrize(("table", "kind", "field"),
+                         [(TANTRIX, "tantrix", "rot"), (TOKAMI, "tokami", "points")])
+def test_the_page_offers_the_table_s_own_correction_fields_and_shows_its_answer(
+    club: Club, tmp_path: Path, table: int, kind: str, field: str
+) -> None:
+    exe = chromium()
+    if exe is None:
+        pytest.skip("chromium is not installed: apt-get install chromium")
+    correction = ({"what": "take-back", "reason": "typed the wrong tile"} if table == TANTRIX
+                  else {"what": "note", "text": "a ruling", "reason": "for the record"})
+    if table == TANTRIX:
+        club.tantrix.keys("12##")
+    club.send(table, correction)
+    assert wait_until(lambda: (club.answered(table, "") or {}).get("ok") is True)
+    dom = subprocess.run(
+        [exe, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'chromium'}",
+         "--virtual-time-budget=4000", "--dump-dom",
+         club.url(f"/arbiter?transport=poll&table={table}")],
+        capture_output=True, text=True, timeout=90,
+    ).stdout
+    shown = re.findall(r'<fieldset data-kind="(\w+)"( disabled="" hidden="")?', dom)
+    assert (kind, "") in shown, shown  # the chosen table's game's fields, enabled
+    assert all(hidden for name, hidden in shown if name != kind), shown
+    own = re.search(rf'<fieldset data-kind="{kind}">(.*?)</fieldset>', dom, re.S)
+    assert own is not None
+    hint = re.search(rf'<label title="([^"]+)">{field}\b', own.group(1))
+    assert hint is not None and len(hint.group(1)) > 20  # every field says what it takes
+    assert re.search(r'class="answer ok">correction accepted: \w[\w-]*: done<', dom), dom[-2000:]
