@@ -27,6 +27,7 @@ class Rig:
     """A keypad table with its arbiter hooks; the answers it would publish are collected."""
 
     def __init__(self, folder: Path, kind: str, **section: Any) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.clock = FakeClock()
         self.config = defaults()
@@ -160,3 +161,16 @@ def test_a_correction_of_the_wrong_shape_is_refused_before_the_journal(tmp_path:
     records = [json.loads(x) for x in rig.table.journal_path.read_text().splitlines()]
     assert not any(r.get("ev") == "correct" for r in records)
     assert records[-1]["arbiter"] == "correction-refused"
+
+
+def test_the_tournament_demo_s_corrections_are_ones_these_tables_take(tmp_path: Path) -> None:
+    from companion.tantrix import club_demo as tantrix_demo
+    from companion.tokami import club_demo as tokami_demo
+
+    tantrix = Rig(tmp_path / "tantrix", "tantrix")
+    tantrix.keys("12##")
+    assert tantrix.correct(dict(tantrix_demo.DEMO_CORRECTION))["ok"] is True
+    tokami = Rig(tmp_path / "tokami", "tokami")
+    assert tokami.correct(dict(tokami_demo.DEMO_CORRECTION))["ok"] is True
+    assert simulate_file(tokami.table.journal_path)["notes"] == ["demo: the arbiter watched "
+                                                                 "this turn"]
