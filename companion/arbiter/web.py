@@ -110,7 +110,9 @@ def page(arbiter: bool, *, nonce: str = "", csrf: str = "") -> str:
         game = registry.get(name).arbiter()
         if game is not None:
             scripts.append(game.page_script())
-            fields.append(game.correction_fields())
+            own = game.correction_fields()
+            if own:  # each game's fields apart: only the chosen table's game's are sent
+                fields.append(f'<fieldset data-kind="{name}">{own}</fieldset>')
     out = PAGE.replace("__FIELDS__", "".join(fields)).replace("__GAMES__", "".join(scripts))
     out = out.replace("__NONCE__", nonce).replace("__CSRF__", csrf)
     return out.replace("__ARBITER__", "true" if arbiter else "false")
@@ -729,6 +731,7 @@ form label { margin-right: 0.6em; }
 #tournament { margin-bottom: 0.5em; } #tround { font-weight: bold; margin-right: 1em; }
 #pairings td { padding: 0 0.6em 0 0; font-size: 12px; }
 .seen { color: #b00; font-weight: bold; }
+#correct fieldset { display: inline; border: 0; margin: 0; padding: 0; }
 .answer.ok { color: #060; } .answer.refused { color: #b00; }
 </style></head><body>
 <h1><span id="tname">companion</span>: every table, live <span id="conn"></span></h1>
@@ -747,7 +750,7 @@ form label { margin-right: 0.6em; }
   <input name="pin" type="password" size="8" autocomplete="off"></label>
  <button>send</button> <span id="reply"></span>
  <div class="hint">Each field's hint shows when the pointer rests on it; leave the fields
- the chosen correction does not use empty.</div>
+ the chosen correction does not use empty. The fields are the game of the chosen table's.</div>
 </form>
 <form id="assign" hidden>
  <b>Assign a pairing</b> (shown on the table's screen; the players start it with #)
@@ -856,6 +859,20 @@ function take(data) {
   updates += 1;
   document.body.dataset.updates = updates;
   for (const t of data.tables) { t._got = Date.now(); tables[t.table] = t; render(t); }
+  pickFields();
+}
+// The correction form shows (and sends) the fields of the chosen table's game only.
+function pickFields() {
+  const correct = document.getElementById("correct");
+  const kind = (tables[Number(correct.elements.table.value)] || {}).kind;
+  const sets = [...correct.querySelectorAll("fieldset[data-kind]")];
+  const chosen = sets.some(s => s.dataset.kind === kind) ? kind
+    : (sets.length ? sets[0].dataset.kind : "");
+  for (const s of sets) {
+    const on = s.dataset.kind === chosen;
+    if (s.disabled === on) { s.disabled = !on; s.hidden = !on; }
+  }
+  correct.dataset.kind = chosen;
 }
 // Between pushes (only changed cards come, and every card every few seconds) the page runs
 // the clocks of the online tables on by itself: each game's card reads t._age.
@@ -898,6 +915,10 @@ function tournament() {
 tournament();
 const form = document.getElementById("correct");
 form.hidden = !ARBITER;
+form.elements.table.addEventListener("input", pickFields);
+// ?table=N: the form opens on that table (a link from a table's card or a test).
+if (/^[0-9]{1,4}$/.test(params.get("table") || "")) form.elements.table.value = params.get("table");
+pickFields();
 const assign = document.getElementById("assign");
 assign.hidden = !ARBITER;
 assign.addEventListener("submit", e => {
@@ -917,9 +938,16 @@ assign.addEventListener("submit", e => {
 function submit(withPin) {
   const f = new FormData(form);
   const correction = {what: f.get("what"), reason: f.get("reason")};
-  for (const input of form.querySelectorAll("[data-field]")) {
+  for (const input of form.querySelectorAll("fieldset:enabled [data-field]")) {
     const value = f.get(input.name);
-    if (value) correction[input.name] = input.dataset.field === "number" ? Number(value) : value;
+    if (!value) continue;
+    const as = input.dataset.field;
+    try {
+      correction[input.name] = as === "number" ? Number(value) : as === "flag" ? true
+        : as === "json" ? JSON.parse(value) : value;
+    } catch (err) {
+      correction[input.name] = value;  // the table refuses it with the reason
+    }
   }
   const body = {table: Number(f.get("table")), correction};
   if (withPin) body.pin = f.get("pin");

@@ -18,6 +18,8 @@ from companion.tamsk.table import Table
 
 #: Inputs before the demo stops waiting for an end (a game ends long before).
 MAX_INPUTS = 2000
+#: The arbiter's correction the demo sends this game once, mid-game (``tournament demo``).
+DEMO_CORRECTION = {"what": "undo", "reason": "demo: the players say the last move was typed wrong"}
 
 
 def play(table: Table, clock: Any, rng: random.Random,

@@ -2,11 +2,13 @@
 
 A Tantrix table is played from the keypad alone, so the mirror only plays each record through
 the game's own engine, exactly as the table and ``companion simulate`` do
-(:func:`companion.tantrix.table.apply_event`), and gives the ``simulate`` state (tiles, forced
-spaces, bag and phase, each colour's score) with the refused inputs. The board is the replay's
-picture (:mod:`companion.tantrix.picture`) without its side panel; a two-player game gives a
-result record (the score decides). There is no arbiter mode at a Tantrix table and no
-``companion dispute`` for its journals.
+(:func:`companion.tantrix.simulate.play_event`, the arbiter's corrections included), and gives
+the ``simulate`` state (tiles, forced spaces, bag and phase, each colour's score) with the
+refused inputs. The board is the replay's picture (:mod:`companion.tantrix.picture`) without its
+side panel, with each cell's coordinates; a two-player game gives a result record (the score
+decides, or the arbiter's result correction). Arbiter mode at the table takes the arbiter's
+signed corrections (:mod:`companion.arbiter.keypad_station`; with hands only the result
+correction); there is no ``companion dispute`` for its journals.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.arbiter import keypad
+from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
 from companion.scenario import MalformedInput
+from companion.tantrix.corrections import Ledger, parse_correction
 from companion.tantrix.simulate import make_game, who
 
 if TYPE_CHECKING:
-    pass
+    from companion.arbiter.station import ClockLike
 
 NAME = "tantrix"
 #: The Tantrix picture without the replay's side panel (the page lists the same facts as text).
@@ -41,27 +45,29 @@ class TantrixMirror:
             self.game = make_game(header)
         except MalformedInput as exc:
             raise ValueError(str(exc)) from None
+        self.ledger = Ledger(self.game.players)  # the arbiter's corrections
         self.t = 0.0
         self.ended = False
         self.violations: list[dict[str, Any]] = []
         self._state: dict[str, Any] | None = None
 
     def apply(self, record: Mapping[str, Any]) -> None:
-        """Play one record as ``companion simulate`` does (nothing after an ``end``)."""
-        from companion.tantrix.simulate import apply_event
+        """Play one record as ``companion simulate`` does (after an ``end`` only the arbiter's
+        corrections)."""
+        from companion.tantrix.simulate import play_event
 
-        if self.ended:
+        if self.ended and record.get("ev") != "correct":
             return
         self.t = keypad.record_time(record, self.t)
         player = who(self.game, record)
         try:
-            refused = apply_event(self.game, record)
+            self.game, refused = play_event(self.game, self.ledger, record)
         except (MalformedInput, ValueError, TypeError):
             return
         if refused is not None:
             self.violations.append({"t": self.t, "player": player, "kind": refused.kind,
                                     "detail": refused.detail})
-        self.ended = record.get("ev") == "end"
+        self.ended = self.ended or record.get("ev") == "end" or self.ledger.result is not None
         self._state = None
 
     def state(self) -> dict[str, Any]:
@@ -74,7 +80,7 @@ class TantrixMirror:
             out["ended"] = self.ended
             out["over"] = bool(out["over"]) or self.ended
             out["violations"] = list(self.violations)
-            self._state = out
+            self._state = self.ledger.finish(out)
         return self._state
 
     def snapshot(self) -> dict[str, Any]:
@@ -145,7 +151,33 @@ def page_script() -> str:
 
 
 def correction_fields() -> str:
-    return ""
+    return _FIELDS
+
+
+_FIELDS = r"""
+ <label title="take-back: a mis-entered tile leaves the table; move: the tile was laid
+elsewhere (or turned otherwise, or was another tile); turn: whose turn it is; result: the
+arbiter decides the game (with hands only result)">what <select name="what">
+  <option>take-back</option><option>move</option><option>turn</option><option>result</option>
+  </select></label>
+ <label title="the tile's number, as on its back: 1 to 56 (take-back: empty for the last
+tile placed; move: the tile to move)">tile
+  <input name="tile" size="3" placeholder="17" data-field="number"></label>
+ <label title="where the tile really is (move): the cell (q,r) as under each tile on the
+table's board, q first">q <input name="q" size="3" placeholder="1" data-field="number"></label>
+ <label title="the cell's second coordinate (move): r in (q,r)">r
+  <input name="r" size="3" placeholder="-1" data-field="number"></label>
+ <label title="how the tile is turned, 0 to 5 steps of 60 degrees clockwise (move)">rot
+  <input name="rot" size="2" placeholder="0" data-field="number"></label>
+ <label title="when it was really another tile: that tile's number (move; empty
+otherwise)">new tile <input name="new_tile" size="3" placeholder="" data-field="number"></label>
+ <label title="the colour whose turn it is now: red, yellow, green or blue (turn)">player
+  <input name="player" size="6" placeholder="yellow" data-field="text"></label>
+ <label title="a playing colour, or tie (result)">winner
+  <input name="winner" size="6" placeholder="red" data-field="text"></label>
+ <label title="the result is a forfeit, not the arbiter's ruling on the board (result)">forfeit
+  <input name="forfeit" type="checkbox" value="1" data-field="flag"></label>
+"""
 
 
 def result(state: Mapping[str, Any]) -> GameResult:
@@ -167,9 +199,14 @@ def result(state: Mapping[str, Any]) -> GameResult:
 
 
 
-# A keypad game has no dispute report and no arbiter mode at the table (yet).
+# A keypad game has no dispute report.
 dispute = keypad.no_dispute
-station = keypad.no_station
+
+
+def station(table: Any, clock: ClockLike) -> KeypadStation:
+    """Arbiter mode at the table: the arbiter's signed corrections (no keypad menu: the keypad
+    is the players')."""
+    return KeypadStation(table, clock, parse_correction)
 
 
 _SCRIPT = r"""

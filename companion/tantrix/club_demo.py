@@ -17,6 +17,9 @@ from companion.tantrix.autoplay import random_game
 from companion.tantrix.simulate import apply_event
 from companion.tantrix.table import TantrixTable
 
+#: The arbiter's correction the demo sends this game once, mid-game (``tournament demo``).
+DEMO_CORRECTION = {"what": "take-back", "reason": "demo: the last tile was typed wrong"}
+
 
 def play(table: TantrixTable, clock: Any, rng: random.Random,
          between: Callable[[], None] | None = None) -> int:

@@ -2,7 +2,8 @@
 
 Each input goes to the engine exactly as ``companion simulate`` sends it (``place`` to
 :meth:`Game.play`, ``done`` to :meth:`Game.end_turn`, ``undo`` to :meth:`Game.undo`, nothing
-after ``end``); a refused placement becomes a violation. After each line of the notation the
+after ``end``; the arbiter's ``correct`` lines as it applies them, even after ``end``); a
+refused placement or correction becomes a violation. After each line of the notation the
 state is the contract's object (:func:`companion.tantrix.simulate.state`), plus each player's
 scoring chain for the picture to trace.
 """
@@ -25,11 +26,12 @@ from companion.replay.model import (
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tantrix import solo
+from companion.tantrix.corrections import Ledger
 from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
-from companion.tantrix.simulate import apply_event, make_game, mode_of, state, who
+from companion.tantrix.simulate import make_game, mode_of, play_event, state, who
 
 RULE_FIELDS = ("game", "players", "hands", "mode", "target", "puzzle")
 
@@ -62,17 +64,22 @@ class _Table:
     game: Game
     violations: list[dict[str, Any]] = field(default_factory=list)
     ended: bool = False
+    ledger: Ledger | None = None  # the arbiter's corrections
 
     def apply(self, obj: dict[str, Any], t: float, line: int) -> tuple[Any, ...] | None:
         """Play one input; returns the cell filled by an accepted placement."""
-        if self.ended:
-            return None
         kind = obj["ev"]
+        if self.ended and kind != "correct":
+            return None
+        if self.ledger is None:
+            self.ledger = Ledger(self.game.players)
         player = who(self.game, obj)
         try:
-            refused = apply_event(self.game, obj, line)
+            self.game, refused = play_event(self.game, self.ledger, obj, line)
         except MalformedInput as exc:  # a draw in a game without hands, say
             refused = IllegalPlacement("malformed", str(exc))
+        if self.ledger.result is not None:
+            self.ended = True
         if refused is not None:
             self.violations.append(
                 {"t": t, "player": player, "kind": refused.kind, "detail": refused.detail,
@@ -89,6 +96,8 @@ class _Table:
         out = state(self.game)
         out["ended"] = self.ended
         out["violations"] = list(self.violations)
+        if self.ledger is not None:
+            out = self.ledger.finish(out)
         out["chains"] = traced(out["tiles"], self.game.players)
         return out
 

@@ -40,6 +40,9 @@ from companion.tantrix.hands import HandsGame
 from companion.tantrix.tiles import COLOURS, TILES
 
 EVENTS = ("place", "done", "undo", "end", "note", "correct")
+#: Why a game with hands takes only the result correction.
+HANDS_CORRECTION = ("with hands the table replays every draw: take a tile back with undo "
+                    "(the arbiter's result correction still applies)")
 #: Events of a game with hands (``"hands": true``) besides :data:`EVENTS`.
 HAND_EVENTS = ("starter", "draw")
 #: The header's ``mode``: Strategy (the default) and the solo modes.
@@ -131,6 +134,31 @@ def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalP
     except IllegalPlacement as refused:
         return refused
     return None
+
+
+def play_event(
+    game: Game, ledger: Ledger, event: Mapping[str, Any], line: int = 0
+) -> tuple[Game, IllegalPlacement | None]:
+    """One journal event through ``game`` and the corrections' ``ledger``, as :func:`replay`
+    plays it: ``(the game to go on with, the refusal or None)``. A ``correct`` line may give a
+    replayed game (a tile taken back or moved); a malformed line raises MalformedInput. The
+    live table and the arbiter's page fold their games with this, so they agree with
+    ``companion simulate``."""
+    kind = check_event(game, event, line)
+    if kind == "correct":
+        fix = parse_correction(event, line)
+        if isinstance(game, HandsGame) and fix["what"] != RESULT:
+            return game, IllegalPlacement(CORRECTION, HANDS_CORRECTION)
+        when = event.get("t")
+        t = float(when) if isinstance(when, (int, float)) and not isinstance(when, bool) else 0.0
+        try:
+            return ledger.correct(game, fix, t), None
+        except IllegalPlacement as exc:
+            return game, exc
+    refused = apply_event(game, event, line)
+    if refused is None:
+        ledger.accepted(kind, parse_placement(event, line) if kind == "place" else None)
+    return game, refused
 
 
 def who(game: Game, event: Mapping[str, Any]) -> str:
@@ -239,10 +267,7 @@ def replay(header: Mapping[str, Any], events: list[NumberedEvent]) -> tuple[Game
         if fix is not None:
             try:
                 if isinstance(game, HandsGame) and fix["what"] != RESULT:
-                    raise IllegalPlacement(
-                        CORRECTION, "with hands the table replays every draw: take a tile back "
-                        "with undo (the arbiter's result correction still applies)"
-                    )
+                    raise IllegalPlacement(CORRECTION, HANDS_CORRECTION)
                 game = ledger.correct(game, fix, t)
                 ended = ended or ledger.result is not None
             except IllegalPlacement as exc:

@@ -36,10 +36,11 @@ from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
 from companion.tantrix import messages as say
 from companion.tantrix import solo
+from companion.tantrix.corrections import Ledger
 from companion.tantrix.entry import KeypadEntry, Screen
-from companion.tantrix.game import Game, Placement
+from companion.tantrix.game import Game, IllegalPlacement, Placement
 from companion.tantrix.hands import HandsGame
-from companion.tantrix.simulate import apply_event, hands_state, make_game
+from companion.tantrix.simulate import apply_event, hands_state, make_game, play_event
 from companion.tantrix.solo_entry import SoloEntry, SoloScreen
 from companion.tantrix.tiles import COLOURS, TILES
 
@@ -55,24 +56,35 @@ def fold(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any
 
     Refused placements are refused again and change nothing (that is how they were journaled);
     a line that is not a Tantrix event is skipped with a note rather than losing the game.
-    Events after an ``end`` are not played, as in ``companion simulate``.
+    Events after an ``end`` are not played, as in ``companion simulate``; the arbiter's
+    corrections are (:func:`fold_corrected`).
     """
+    game, ended, notes, _ = fold_corrected(header, events)
+    return game, ended, notes
+
+
+def fold_corrected(
+    header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]
+) -> tuple[Game, bool, list[str], Ledger]:
+    """:func:`fold` with the corrections' ledger: ``correct`` lines are applied as
+    ``companion simulate`` applies them (a tile taken back or moved, the turn, the result)."""
     try:
         game = make_game(header)
     except MalformedInput as exc:
         raise ValueError(f"the journal header: {exc}") from None
+    ledger = Ledger(game.players)
     ended = False
     notes: list[str] = []
     for line, event in events:
-        if ended:
-            break
+        if ended and event.get("ev") != "correct":
+            continue
         try:
-            apply_event(game, event, line)
+            game, _ = play_event(game, ledger, event, line)
         except (MalformedInput, ValueError, TypeError) as exc:
             notes.append(f"line {line}: skipped: {exc}")
             continue
-        ended = event.get("ev") == "end"
-    return game, ended, notes
+        ended = ended or event.get("ev") == "end" or ledger.result is not None
+    return game, ended, notes, ledger
 
 
 class TantrixTable(KeypadTable):
@@ -93,6 +105,8 @@ class TantrixTable(KeypadTable):
         self.game: Game | None = None
         self.entry: KeypadEntry | None = None
         self.ended = False  # an ``end`` event stopped the game before the table was full
+        self.ledger: Ledger | None = None  # the arbiter's corrections to the Strategy game
+        self.last_refusal: IllegalPlacement | None = None  # of the last :meth:`submit`
         # A solo mode (Solitaire, Rainbow, Gobble) instead of Strategy: its game and dialogue.
         self.solo: solo.Solo | None = None
         self.solo_entry: SoloEntry | None = None
@@ -126,6 +140,7 @@ class TantrixTable(KeypadTable):
             header["hands"] = True
         path = self._new_journal(header, table, name)
         self.game = game
+        self.ledger = Ledger(game.players)
         self.solo = self.solo_entry = None
         self.ended = False
         self._resync()
@@ -175,7 +190,8 @@ class TantrixTable(KeypadTable):
         self.game = None
         self.entry = None
         self.solo = self.solo_entry = None
-        (game, ended, fold_notes), notes = self._refold(path, fold_any)
+        self.ledger = None
+        (game, ended, fold_notes, ledger), notes = self._refold(path, _fold_resumed)
         if not isinstance(game, Game):
             self.solo, self.ended = game, ended
             self.solo_entry = SoloEntry(copy.deepcopy(game))
@@ -183,6 +199,7 @@ class TantrixTable(KeypadTable):
             self._record({"ev": "note", "text": f"resumed after {off:.1f} s"}, src="daemon")
             return [*notes, *fold_notes]
         self.game = game
+        self.ledger = ledger
         self.ended = ended
         self._resync()
         notes += fold_notes
@@ -215,10 +232,35 @@ class TantrixTable(KeypadTable):
             self._resync()  # the journal did not take it: the twin must forget it too
             raise
 
+    def _play(self, game: Game, event: Mapping[str, Any]) -> IllegalPlacement | None:
+        """Play one journaled game input, keeping the corrections' ledger up to date."""
+        if self.ledger is None:
+            return apply_event(game, event)
+        return play_event(game, self.ledger, event)[1]
+
+    def submit(self, t_mono: float, body: dict[str, Any]) -> None:
+        """Journal and play one arbiter record now (a ``correct`` or a ``note``, from arbiter
+        mode): a correction may replace the game (a tile taken back or moved), and the keypad's
+        twin follows. :attr:`last_refusal` says whether the rules refused it."""
+        self.last_refusal = None
+        game, ledger = self.game, self.ledger
+        if self.writer is None or game is None or ledger is None:
+            return
+        self._record(body, src="arbiter")
+        if body.get("ev") == "correct":
+            try:
+                self.game, self.last_refusal = play_event(game, ledger, body)
+            except MalformedInput as exc:
+                self.last_refusal = IllegalPlacement("correction", exc.message)
+            self.ended = self.ended or ledger.result is not None
+            self._resync()
+        self.changed = True
+        self._final_if_over()
+
     def _settle(self, game: Game, screen: Screen) -> None:
         if screen.action is not None:
             self._record(screen.action)
-            refused = apply_event(game, screen.action)
+            refused = self._play(game, screen.action)
             if refused is not None:  # cannot happen while the twin and the game agree
                 log.error("journaled %s but the game refuses it: %s", screen.action, refused)
             if not self._twins_agree():
@@ -228,7 +270,7 @@ class TantrixTable(KeypadTable):
             return
         if screen.refused is not None:
             self._record(screen.refused)
-            refused = apply_event(game, screen.refused)
+            refused = self._play(game, screen.refused)
             if refused is None:
                 log.error("the game accepted %s the keypad refused", screen.refused)
                 self._resync()
@@ -304,6 +346,7 @@ class TantrixTable(KeypadTable):
             "over": game.is_over or self.ended,
             "ended": self.ended,
             "winner": game.winner,
+            **self._arbiter_result(),
             "entry": entry_view(screen),
             "error": self.error,
             "warning": self.warning,
@@ -370,8 +413,19 @@ class TantrixTable(KeypadTable):
         out["error"], out["warning"] = self.error, self.warning
         return out
 
+    def _arbiter_result(self) -> dict[str, Any]:
+        """The arbiter's result correction, when he gave one (it decides the game)."""
+        decided = self.ledger.result if self.ledger is not None else None
+        if decided is None:
+            return {}
+        return {"over": True, "winner": decided["winner"],
+                "reason": "forfeit" if decided["forfeit"] else "arbiter"}
+
     def _outcome(self) -> dict[str, Any] | None:
         game = self.game
+        decided = self._arbiter_result()
+        if game is not None and decided:
+            return {"winner": decided["winner"], "reason": decided["reason"]}
         if game is None or not (game.is_over or self.ended):
             return None
         return {"winner": game.winner if game.is_over else None,
@@ -477,6 +531,14 @@ def solo_lines(state: Mapping[str, Any]) -> list[str]:
         first = _(say.GOBBLE_LINE).format(gobbles=state["gobbles"], pile=pile)
     second = _(say.SOLVED) if state["solved"] else f"{state['placed']} placed, bag {state['bag']}"
     return [first, second]
+
+
+def _fold_resumed(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]
+                  ) -> tuple[Any, bool, list[str], Ledger | None]:
+    """What :meth:`TantrixTable.resume` folds: Strategy with its corrections, else a solo game."""
+    if header.get("mode", "strategy") == "strategy":
+        return fold_corrected(header, events)
+    return (*fold_any(header, events), None)
 
 
 def fold_any(header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]) -> tuple[

@@ -2,10 +2,12 @@
 
 A Tokami table is played from the keypad alone, so the mirror only plays each record through
 the game's own engine, exactly as the table and ``companion simulate`` do
-(:func:`companion.tokami.table.apply_event`), and gives the ``simulate`` state (standings,
-round, blocks left, the forbidden block) with the refused inputs. The board is the replay's
-score sheet (:mod:`companion.tokami.picture`). Tokami keeps no result records, has no arbiter
-mode at the table and no ``companion dispute``.
+(:func:`companion.tokami.table.play_event`, the arbiter's corrections included), and gives the
+``simulate`` state (standings with the arbiter's adjustments, round, blocks left, the forbidden
+block) with the refused inputs. The board is the replay's score sheet
+(:mod:`companion.tokami.picture`). Arbiter mode at the table takes the arbiter's signed
+corrections (:mod:`companion.arbiter.keypad_station`). Tokami keeps no result records and has
+no ``companion dispute``.
 """
 
 from __future__ import annotations
@@ -14,17 +16,24 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion.arbiter import keypad
+from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
 from companion.scenario import MalformedInput
+from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game
 from companion.tokami.setup import Setup
 
 if TYPE_CHECKING:
-    pass
+    from companion.arbiter.station import ClockLike
 
 NAME = "tokami"
 #: The header's fields the score sheet needs, shown with the state.
 HEADER_FIELDS = ("worthless", "round_ends_at")
+#: The latest turns the arbiter's board lists, numbered as a ``turn`` correction names them
+#: (the snapshot stays small however long the game).
+RECENT_TURNS = 8
+#: Pixels a numbered turn's row takes under the score sheet.
+TURN_ROW = 16
 
 
 class TokamiMirror:
@@ -39,19 +48,20 @@ class TokamiMirror:
             raise ValueError(exc.message) from None
         self.header = dict(header)
         self.game = Game(setup)
+        self.ledger = Ledger()  # the arbiter's corrections
         self.t = 0.0
         self.violations: list[dict[str, Any]] = []
         self._state: dict[str, Any] | None = None
 
     def apply(self, record: Mapping[str, Any]) -> None:
         """Play one record as ``companion simulate`` does."""
-        from companion.tokami.table import apply_event
+        from companion.tokami.table import play_event
 
         self.t = keypad.record_time(record, self.t)
         by = record.get("player")
         player = by if isinstance(by, str) else self.game.turn
         try:
-            refused = apply_event(self.game, record)
+            self.game, refused = play_event(self.game, self.ledger, record)
         except (MalformedInput, ValueError, TypeError):
             return
         if refused is not None:
@@ -64,8 +74,12 @@ class TokamiMirror:
         if self._state is None:
             out = self.game.as_dict()
             out["t"] = self.t
+            history = self.game.history
+            first = max(0, len(history) - RECENT_TURNS)
+            out["recent_turns"] = [[n, played.describe()] for n, played in
+                                   enumerate(history[first:], start=first + 1)]
             out["violations"] = list(self.violations)
-            self._state = out
+            self._state = self.ledger.finish(out)
         return self._state
 
     def snapshot(self) -> dict[str, Any]:
@@ -103,13 +117,36 @@ def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
     if not isinstance(state, dict):
         return None
     from companion.replay.model import Frame
+    from companion.replay.shapes import to_svg
     from companion.tokami import picture
 
     header = {k: state[k] for k in ("players", "blocks", "rounds", *HEADER_FIELDS)
               if k in state}
     setup = picture.setup_of(state, header)
     frame = Frame(1, float(state.get("t", 0.0)), label or "live", state)
-    return picture.svg(frame, setup=setup, title=", ".join(state["players"]))
+    sheet = picture.shapes(frame, setup=setup, title=", ".join(state["players"]))
+    width, height = picture.size_of(state)
+    rows = coordinates(state, height)
+    size = (width, height + TURN_ROW * len(rows) + (picture.MARGIN if rows else 0))
+    return to_svg([*sheet, *rows], size, title=frame.label)
+
+
+def coordinates(state: Mapping[str, Any], top: float) -> list[Any]:
+    """The latest turns under the sheet, each with its number (``turn N``), as a ``turn``
+    correction's ``index`` names it (the arbiter's board only)."""
+    from companion.replay.palette import Ink
+    from companion.replay.shapes import Group, Text
+    from companion.tokami import picture
+
+    out = []
+    for row, item in enumerate(state.get("recent_turns") or []):
+        if not (isinstance(item, list) and len(item) == 2):
+            continue
+        n, text = item
+        y = top + row * TURN_ROW
+        out.append(Group((("coord", f"turn {n}"),),
+                         (Text(picture.MARGIN, y, f"turn {n}. {text}"[:90], Ink.TEXT, 1),)))
+    return out
 
 
 def page_script() -> str:
@@ -117,7 +154,27 @@ def page_script() -> str:
 
 
 def correction_fields() -> str:
-    return ""
+    return _FIELDS
+
+
+_FIELDS = r"""
+ <label title="turn: a mis-typed turn, replaced by what really happened; note: the
+arbiter's note on the game's record; score: add points to (or take them from) a player's
+total">what <select name="what"><option>score</option><option>turn</option>
+  <option>note</option></select></label>
+ <label title="the player, by name as on the card (score)">player
+  <input name="player" size="10" placeholder="Ada" data-field="text"></label>
+ <label title="points to add, -100 to 100, not 0; negative takes points away (score)">points
+  <input name="points" size="4" placeholder="-2" data-field="number"></label>
+ <label title="the mis-typed turn's number, from 1, counting the turns that stand
+(turn)">index <input name="index" size="3" placeholder="4" data-field="number"></label>
+ <label title='what really happened in that turn, e.g. {"ev": "higher", "block": "blue"}
+or {"ev": "bonus", "block": "blue", "bonus": "green"} (turn)'>turn
+  <input name="turn" size="28" placeholder='{"ev": "higher", "block": "blue"}'
+   data-field="json"></label>
+ <label title="the note for the game's record, up to 500 characters (note)">text
+  <input name="text" size="20" placeholder="" data-field="text"></label>
+"""
 
 
 def result(state: Mapping[str, Any]) -> GameResult | None:
@@ -125,9 +182,14 @@ def result(state: Mapping[str, Any]) -> GameResult | None:
 
 
 
-# A keypad game has no dispute report and no arbiter mode at the table (yet).
+# A keypad game has no dispute report.
 dispute = keypad.no_dispute
-station = keypad.no_station
+
+
+def station(table: Any, clock: ClockLike) -> KeypadStation:
+    """Arbiter mode at the table: the arbiter's signed corrections (no keypad menu: the keypad
+    is the players')."""
+    return KeypadStation(table, clock, parse_correction)
 
 
 _SCRIPT = r"""

@@ -18,6 +18,9 @@ from companion.tokami.turns import Outcome, Turn
 
 #: Turns before the demo stops waiting for an end (the blocks run out long before).
 MAX_TURNS = 400
+#: The arbiter's correction the demo sends this game once, mid-game (``tournament demo``).
+DEMO_CORRECTION = {"what": "note", "text": "demo: the arbiter watched this turn",
+                   "reason": "demo: a ruling for the record"}
 _KEYS = {Outcome.BONUS: "1", Outcome.HIGHER: "2", Outcome.NOT_HIGHER: "4",
          Outcome.DECLINED: "5"}
 

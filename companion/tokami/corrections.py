@@ -123,7 +123,7 @@ class Ledger:
             raise IllegalTurn(CORRECTION, f"turn: there is no turn {index} "
                                           f"({len(history)} stand)")
         stopped = game.is_over() and game.reason == "stopped"
-        fresh = Game(game.setup)
+        fresh = type(game)(game.setup)  # the table's own kind of game (it watches refusals)
         for n, played in enumerate(history, start=1):
             try:
                 fresh.play(turn if n == index else played.turn)

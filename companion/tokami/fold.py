@@ -2,10 +2,10 @@
 
 Each input goes to the engine exactly as ``companion simulate`` sends it (a turn to
 :meth:`Game.play` with the ``player`` it names, ``undo`` to :meth:`Game.undo`, ``end`` to
-:meth:`Game.stop`); a turn the rules refuse becomes a violation and changes nothing. After each
-line of the notation (one turn a line) the state is the contract's object, the very one
-``companion simulate`` prints for the game up to that line, so the last frame *is* the
-simulation's result.
+:meth:`Game.stop`, the arbiter's ``correct`` lines to its ledger); a turn the rules refuse
+becomes a violation and changes nothing. After each line of the notation (one turn a line) the
+state is the contract's object, the very one ``companion simulate`` prints for the game up to
+that line, so the last frame *is* the simulation's result.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from companion.replay.model import (
 )
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
+from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.notation import group, line_kind
 from companion.tokami.notation import text as line_text
@@ -55,6 +56,7 @@ class _Table:
     t: float = 0.0
     violations: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
+    ledger: Ledger = field(default_factory=Ledger)  # the arbiter's corrections
 
     def apply(self, obj: Mapping[str, Any], t: float, line: int) -> None:
         """Play one input the way :func:`companion.tokami.simulate.simulate` does."""
@@ -64,6 +66,12 @@ class _Table:
         try:
             if name == "end":
                 self.game.stop()
+            elif name == "correct":
+                try:
+                    fix = parse_correction(obj, line)
+                except MalformedInput as exc:
+                    raise IllegalTurn("malformed", exc.message) from None
+                self.game = self.ledger.correct(self.game, fix, t)
             elif name == "undo":
                 undone = self.game.undo()
                 self.corrections.append(
@@ -98,7 +106,7 @@ class _Table:
         ]
         out["corrections"] = [dict(c) for c in self.corrections]
         out["violations"] = [dict(v) for v in self.violations]
-        return out
+        return self.ledger.finish(out)
 
 
 def _scores(state: Mapping[str, Any]) -> str:

@@ -26,6 +26,7 @@ from companion.clock import Clock
 from companion.keypad_table import KeypadTable
 from companion.scenario import MalformedInput
 from companion.tokami import simulate as tokami_simulate
+from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.entry import KeypadEntry, Stage, Step
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.setup import DEFAULT_BLOCKS, ROUND_ENDS_AT, WORTHLESS_COLOUR, Setup
@@ -86,20 +87,47 @@ def apply_event(game: Game, event: Mapping[str, Any], line: int = 0) -> IllegalT
     return None
 
 
+def play_event(
+    game: Game, ledger: Ledger, event: Mapping[str, Any], line: int = 0
+) -> tuple[Game, IllegalTurn | None]:
+    """:func:`apply_event` with the arbiter's corrections, as ``companion simulate`` plays
+    them: ``(the game to go on with, the refusal or None)``; a mis-typed turn's correction
+    gives a replayed game, a score correction goes in the ``ledger``."""
+    if event.get("ev") != "correct":
+        return game, apply_event(game, event, line)
+    fix = parse_correction(event, line)
+    when = event.get("t")
+    t = float(when) if isinstance(when, (int, float)) and not isinstance(when, bool) else 0.0
+    try:
+        return ledger.correct(game, fix, t), None
+    except IllegalTurn as refused:
+        return game, refused
+
+
 def fold(
     header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]
 ) -> tuple[WatchedGame, list[str]]:
     """Rebuild a game from a journal: ``(game, notes)``. Refused turns are refused again; a line
     that is not a Tokami event is skipped with a note."""
-    game = WatchedGame(Setup.from_header(header))
+    game, notes, _ = fold_corrected(header, events)
+    return game, notes
+
+
+def fold_corrected(
+    header: Mapping[str, Any], events: Sequence[tuple[int, Mapping[str, Any]]]
+) -> tuple[WatchedGame, list[str], Ledger]:
+    """:func:`fold` with the arbiter's corrections applied and their ledger."""
+    game: Game = WatchedGame(Setup.from_header(header))
+    ledger = Ledger()
     notes: list[str] = []
     for line, event in events:
         try:
-            apply_event(game, event, line)
+            game, _ = play_event(game, ledger, event, line)
         except MalformedInput as exc:
             notes.append(f"line {line}: skipped: {exc.message}")
+    assert isinstance(game, WatchedGame)
     game.refused.clear()
-    return game, notes
+    return game, notes, ledger
 
 
 class TokamiTable(KeypadTable):
@@ -121,6 +149,8 @@ class TokamiTable(KeypadTable):
         self.game: WatchedGame | None = None
         self.entry: KeypadEntry | None = None
         self.entry_notice: str | None = None  # what the last key did, e.g. "saved: ..."
+        self.ledger = Ledger()  # the arbiter's corrections (score adjustments, notes)
+        self.last_refusal: IllegalTurn | None = None  # of the last :meth:`submit`
 
     # ------------------------------------------------------------------ games
 
@@ -152,6 +182,7 @@ class TokamiTable(KeypadTable):
         del fields["game"]
         path = self._new_journal(fields, table, name)
         self.game = WatchedGame(setup)
+        self.ledger = Ledger()
         self.entry_notice = None
         self._resync()
         return path
@@ -164,8 +195,9 @@ class TokamiTable(KeypadTable):
         is not of this game raises :class:`ValueError` and leaves the table waiting."""
         self.game = None
         self.entry = None
-        (game, fold_notes), notes = self._refold(path, fold)
+        (game, fold_notes, ledger), notes = self._refold(path, fold_corrected)
         self.game = game
+        self.ledger = ledger
         self.entry_notice = None
         self._resync()
         if NOTES:
@@ -177,6 +209,32 @@ class TokamiTable(KeypadTable):
         assert self.game is not None
         self.entry = KeypadEntry(copy.deepcopy(self.game))
         self.changed = True
+
+    def submit(self, t_mono: float, body: dict[str, Any]) -> None:
+        """Journal and play one arbiter record now (a ``correct`` or a ``note``, from arbiter
+        mode); a mis-typed turn's correction replays the game and the keypad's twin follows.
+        :attr:`last_refusal` says whether the rules refused it."""
+        self.last_refusal = None
+        game = self.game
+        if self.writer is None or game is None:
+            return
+        self._record(body, src="arbiter")
+        if body.get("ev") == "correct":
+            try:
+                played, self.last_refusal = play_event(game, self.ledger, body)
+            except MalformedInput as exc:
+                played, self.last_refusal = game, IllegalTurn("correction", exc.message)
+            assert isinstance(played, WatchedGame)
+            self.game = played
+            self._resync()
+        self.changed = True
+        self._final_if_over()
+
+    def corrected(self) -> dict[str, Any]:
+        """The game's state with the arbiter's corrections (adjusted totals, standings,
+        winner, notes), as ``companion simulate`` gives it."""
+        assert self.game is not None
+        return self.ledger.finish(self.game.as_dict())
 
     @property
     def _twin(self) -> WatchedGame:
@@ -235,7 +293,7 @@ class TokamiTable(KeypadTable):
         game = self.game
         if game is None or not game.is_over():
             return None
-        return {"winner": game.winner(), "reason": game.reason,
+        return {"winner": self.corrected()["winner"], "reason": game.reason,
                 **({"resigned": game.as_dict()["resigned"]} if game.reason == "resigned" else {})}
 
     # ------------------------------------------------------------------ views
@@ -247,6 +305,7 @@ class TokamiTable(KeypadTable):
         if game is None or entry is None:
             return {"game": None}
         screen = entry.screen
+        corrected = self.corrected()
         last = game.history[-1].describe() if game.history else None
         return {
             "game": "tokami",
@@ -258,9 +317,9 @@ class TokamiTable(KeypadTable):
             "blocks_left": game.blocks_left,
             "on_cross": dict(game.on_cross),
             "forbidden": game.forbidden,
-            "standings": [[p, s] for p, s in game.standings()],
+            "standings": [[p, s] for p, s in corrected["standings"]],
             "over": game.is_over(),
-            "winner": game.winner(),
+            "winner": corrected["winner"],
             "reason": game.reason,
             "last_turn": last,
             "entry": {

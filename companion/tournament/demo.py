@@ -295,14 +295,14 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
 
             def correction(dt: DemoTable = dt, round_no: int = round_no) -> None:
                 nonlocal corrected
-                if corrected or round_no != 2 or dt.hooks.station is None:
+                fix = getattr(dt.players, "DEMO_CORRECTION", None)
+                if corrected or round_no != 2 or dt.hooks.station is None or fix is None:
                     return  # once, in round 2, at a table whose game takes corrections
                 corrected = True
                 game = game_id_of(dt.table.journal_path)
                 assert game is not None
-                command = make_command({"what": "undo", "reason": "demo: the players say the "
-                                        "last move was typed wrong"}, table=dt.number, game=game,
-                                       key=arbiter_key, issued=time.time())
+                command = make_command(fix, table=dt.number, game=game, key=arbiter_key,
+                                       issued=time.time())
                 answer = send_commands(arbiter_mqtt, [(dt.number, command)], wait_s=10.0)
                 reply = answer.get(command["nonce"], {"ok": None, "detail": "no answer"})
                 verdict = "accepted" if reply.get("ok") else "refused"
