@@ -5,11 +5,15 @@ engine (``tantrix_loops``, ``tantrix_pyramid``)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from solitaire_search import Search
+from solitaire_search import events as solitaire_events
 from solo_play import random_gobble, random_solitaire
 from tantrix_loops import find_loops, letters, rotate
 from tantrix_pyramid import find_line, triangle
@@ -100,6 +104,64 @@ def test_a_random_solitaire_replays_without_violation(seed: int, target: str) ->
     out = replayed(events, mode="solitaire", target=target)
     assert out["violations"] == [] and out["placed"] == s.placed
     assert out["bag"] == 56 - s.placed - (s.drawn is not None)
+
+
+SOLVED_LINE = Path(__file__).parent.parent / "scenarios/tantrix/s11_solitaire_solved_line.jsonl"
+
+
+def _fixture_events(path: Path) -> list[dict[str, object]]:
+    lines = [ln for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    return [json.loads(ln) for ln in lines[1:]]
+
+
+def _red_run_without_the_engine(events: list[dict[str, object]]) -> tuple[int, bool]:
+    """Lay the placements on a plain board (golden rule checked side by side), then walk the
+    red from one end: how many tiles the walk visits and whether every pair of sides matches."""
+    board = {(int(e["q"]), int(e["r"])): rotate(letters(int(e["tile"])), int(e["rot"]))  # type: ignore[call-overload]
+             for e in events if e["ev"] == "place"}
+    steps = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+
+    def matches(c: tuple[int, int], i: int) -> bool:
+        other = board.get((c[0] + steps[i][0], c[1] + steps[i][1]))
+        return other is None or other[(i + 3) % 6] == board[c][i]
+
+    golden = all(matches(c, i) for c in board for i in range(6))
+    # An end: a red tile whose red side faces an empty cell.
+    start, out = next((c, i) for c, sides in board.items() for i in range(6)
+                      if sides[i] == "R" and (c[0] + steps[i][0], c[1] + steps[i][1]) not in board)
+    cell, seen = start, 0
+    entry = out
+    while True:
+        seen += 1
+        exit_ = next(i for i in range(6) if i != entry and board[cell][i] == "R")
+        nxt = (cell[0] + steps[exit_][0], cell[1] + steps[exit_][1])
+        if nxt not in board:
+            return seen, golden
+        cell, entry = nxt, (exit_ + 3) % 6
+
+
+def test_solitaire_a_known_solution_is_recognised_as_solved() -> None:
+    events = _fixture_events(SOLVED_LINE)
+    run, golden = _red_run_without_the_engine(events)
+    assert golden and run == 42 and sum(e["ev"] == "place" for e in events) == 56
+    out = replayed(events, mode="solitaire", target="line")
+    assert out["violations"] == [] and out["solved"] is True and out["red_line"] == 42
+
+
+def test_solitaire_is_not_solved_one_tile_short_or_against_the_loop_target() -> None:
+    events = _fixture_events(SOLVED_LINE)
+    short = replayed(events[:-2], mode="solitaire", target="line")
+    assert short["violations"] == [] and short["placed"] == 55 and short["solved"] is False
+    loop = replayed(events, mode="solitaire", target="loop")
+    assert loop["violations"] == [] and loop["solved"] is False
+
+
+def test_solitaire_the_search_helper_finds_a_game_the_engine_accepts() -> None:
+    search = Search(random.Random(3), "line", 5000)  # seed 3 solves in ~600 nodes
+    moves = search.run()
+    assert moves is not None
+    out = replayed(solitaire_events(moves, "line")[1:], mode="solitaire", target="line")
+    assert out["violations"] == [] and out["solved"] is True
 
 
 # ---------------------------------------------------------------------------- Rainbow
