@@ -91,9 +91,8 @@ class Verdict:
             if more > 0:
                 lines.append(f"  ... and {more} more record(s)")
         elif self.signer is not None:
-            lines.append(
-                f"every record signed by {self.trust} ({self.signer.short_fingerprint})"
-            )
+            which = "every record" if j.intact else "every readable record"
+            lines.append(f"{which} signed by {self.trust} ({self.signer.short_fingerprint})")
         for t in self.tail_problems:
             lines.append(f"CUT OFF: {t}")
         for e in self.rule_errors:
