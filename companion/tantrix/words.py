@@ -34,6 +34,8 @@ REFUSALS = (
     # the solo modes (companion.tantrix.solo, companion.tantrix.layout)
     N_("tile {tile} fits at {cell} turned {rot}: only a tile that cannot be laid is discarded"),
     N_("only right after filling a gobble"),
+    N_("no tile is drawn or laid yet"),
+    N_("no step to take back yet"),
     N_("{cell} touches fewer than {count} tiles"),
     N_("tile {tile} is on the discard pile"),
     N_("{player} gives his tile to an opponent"),
