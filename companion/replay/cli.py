@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from companion.i18n import _
 from companion.notation import parse_time
 from companion.replay.model import Frame, Replay, load
 from companion.scenario import MalformedInput
@@ -61,7 +62,7 @@ def step_through(replay: Replay, keys: Iterable[str], write: Callable[[str], obj
 
     def screen(position: int) -> str:
         text = frame_text(replay, replay.frames[position])
-        return f"{terminal.CLEAR}{text}\n\n{terminal.HELP}\n"
+        return f"{terminal.CLEAR}{text}\n\n{_(terminal.HELP)}\n"
 
     last = len(replay.frames) - 1
     position = 0

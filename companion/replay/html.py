@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from html import escape
 
+from companion.i18n import _, language
 from companion.replay.kinds import of
 from companion.replay.model import Replay
 from companion.replay.palette import Ink, hex_of
@@ -103,12 +104,12 @@ SCRIPT = """
   }
   function start() {
     if (cur >= F.length - 1) show(0);
-    play.textContent = 'pause'; play.setAttribute('aria-pressed', 'true');
+    play.textContent = play.dataset.pause; play.setAttribute('aria-pressed', 'true');
     timer = setTimeout(tick, delay(cur));
   }
   function stop() {
     if (timer !== null) clearTimeout(timer);
-    timer = null; play.textContent = 'play'; play.setAttribute('aria-pressed', 'false');
+    timer = null; play.textContent = play.dataset.play; play.setAttribute('aria-pressed', 'false');
   }
   play.addEventListener('click', function () { if (timer === null) start(); else stop(); });
   slider.addEventListener('input', function () { show(+slider.value); });
@@ -173,6 +174,18 @@ def _frames_json(data: dict[str, object]) -> str:
 
 def page(replay: Replay) -> str:
     """The whole HTML document of a game (a pure function: a replay in, text out)."""
+    #: the page's visible words, escaped once
+    say = {
+        "the_board": escape(_("the board")),
+        "start_home": escape(_("start (Home)")),
+        "back_left_arrow": escape(_("back (left arrow)")),
+        "play": escape(_("play")),
+        "pause": escape(_("pause")),
+        "forward_right_arrow": escape(_("forward (right arrow)")),
+        "end_end": escape(_("end (End)")),
+        "move": escape(_("move")),
+        "speed": escape(_("speed")),
+    }
     game = of(replay.game)
     who = game.title(replay)
     heading = f"{replay.game.capitalize()}" + (f": {who}" if who else "")
@@ -205,30 +218,37 @@ def page(replay: Replay) -> str:
     w, h = size
     board = (
         f'<svg id="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" '
-        f'style="{FONT}" role="img" aria-label="the board">'
+        f'style="{FONT}" role="img" aria-label="{say["the_board"]}">'
         f"<defs>{''.join(defs.values())}</defs>"
         f'<rect width="{w}" height="{h}" fill="{hex_of(Ink.PAPER)}"/>'
         f'<g id="static">{static}</g><g id="dyn">{"".join(parts[k] for k in dyns[0])}</g></svg>'
     )
-    notes = "".join(f"<p>note: {escape(n)}</p>" for n in replay.notes)
+    notes = "".join(
+        "<p>" + escape(_("note: {note}").format(note=n)) + "</p>" for n in replay.notes)
     last = replay.frames[-1].state
     if last.get("over"):
         winner = last.get("winner")
-        result = "a tie" if winner == "tie" else f"{winner} wins"
-        summary = f"{result}, {replay.moves} moves, {clock(replay.duration)}"
+        result = _("a tie") if winner == "tie" else _("{player} wins").format(player=winner)
+        summary = _("{result}, {moves} moves, {time}").format(
+            result=result, moves=replay.moves, time=clock(replay.duration))
     else:
-        summary = f"{replay.moves} moves, {clock(replay.duration)} (not finished)"
-    speeds = (
-        '<option value="m1000">1 move a second</option>'
-        '<option value="m500" selected>2 moves a second</option>'
-        '<option value="m200">5 moves a second</option>'
-        '<option value="r1">real time</option>'
-        '<option value="r5">real time x5</option>'
-        '<option value="r20">real time x20</option>'
+        summary = _("{moves} moves, {time} (not finished)").format(
+            moves=replay.moves, time=clock(replay.duration))
+    speeds = "".join(
+        f'<option value="{value}"{" selected" if value == "m500" else ""}>{escape(words)}</option>'
+        for value, words in (
+            ("m1000", _("1 move a second")),
+            ("m500", _("2 moves a second")),
+            ("m200", _("5 moves a second")),
+            ("r1", _("real time")),
+            ("r5", _("real time x5")),
+            ("r20", _("real time x20")),
+        )
     )
+
     return (
         "<!doctype html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
+        f'<html lang="{language()}"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="referrer" content="no-referrer">'
@@ -237,14 +257,15 @@ def page(replay: Replay) -> str:
         f'<div id="notes">{notes}</div></header>\n'
         f'<main><section id="view">{board}'
         '<div id="controls">'
-        '<button id="first" title="start (Home)">|&lt;</button>'
-        '<button id="prev" title="back (left arrow)">&lt;</button>'
-        '<button id="play" aria-pressed="false">play</button>'
-        '<button id="next" title="forward (right arrow)">&gt;</button>'
-        '<button id="last" title="end (End)">&gt;|</button>'
+        f'<button id="first" title="{say["start_home"]}">|&lt;</button>'
+        f'<button id="prev" title="{say["back_left_arrow"]}">&lt;</button>'
+        f'<button id="play" aria-pressed="false" data-play="{say["play"]}" '
+        f'data-pause="{say["pause"]}">{say["play"]}</button>'
+        f'<button id="next" title="{say["forward_right_arrow"]}">&gt;</button>'
+        f'<button id="last" title="{say["end_end"]}">&gt;|</button>'
         f'<input type="range" id="slider" min="0" max="{len(frames) - 1}" value="0" '
-        'aria-label="move">'
-        f'<select id="speed" aria-label="speed">{speeds}</select>'
+        f'aria-label="{say["move"]}">'
+        f'<select id="speed" aria-label="{say["speed"]}">{speeds}</select>'
         '<span id="where"></span></div>'
         '<div id="marks"></div>'
         f"{game.chart(replay)}"

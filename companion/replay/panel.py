@@ -4,6 +4,7 @@ number and the move itself, and the game clock as people read it."""
 from __future__ import annotations
 
 from companion import notation
+from companion.i18n import _
 from companion.replay import bitmap
 from companion.replay.model import Frame
 from companion.replay.palette import Ink
@@ -34,12 +35,14 @@ def panel_head(
     if title:
         out.append(Text(x, y, bitmap.clip(title, chars), Ink.GREY, 1))
     y += 14
-    count = f"move {frame.record}" if frame.record else ("start" if frame.index == 0 else "")
-    if total is not None and frame.record:
-        count += f" of {total}"
+    if frame.record:
+        count = (_("move {n} of {total}").format(n=frame.record, total=total)
+                 if total is not None else _("move {n}").format(n=frame.record))
+    else:
+        count = _("start") if frame.index == 0 else ""
     out.append(Text(x, y, count, Ink.GREY, 1))
     y += 12
-    label = frame.label.split(" @")[0] if frame.index else "start of the game"
+    label = frame.label.split(" @")[0] if frame.index else _("start of the game")
     scale = 2 if len(label) <= width // 12 else 1
     for part in bitmap.wrap(label, width // (6 * scale))[:2]:
         out.append(Text(x, y, part, Ink.REFUSED if frame.refused else Ink.TEXT, scale))

@@ -12,6 +12,7 @@ import select
 import sys
 from collections.abc import Callable, Generator, Iterable
 
+from companion.i18n import N_, _
 from companion.replay.model import Replay
 from companion.replay.text import frame_text
 
@@ -20,7 +21,7 @@ BACK = {"\x1b[D", "\x1bOD", "p", "h", "\x7f", "\x08", "k"}
 HOME = {"\x1b[H", "\x1bOH", "\x1b[1~", "\x1b[7~", "g", "0"}
 END = {"\x1b[F", "\x1bOF", "\x1b[4~", "\x1b[8~", "G", "$"}
 QUIT = {"q", "Q", "\x03", "\x04", "\x1b"}
-HELP = "<-/p back   ->/n forward   Home/g start   End/G end   q quit"
+HELP = N_("<-/p back   ->/n forward   Home/g start   End/G end   q quit")
 CLEAR = "\x1b[H\x1b[2J"
 
 
@@ -40,7 +41,7 @@ def step(position: int, key: str, last: int) -> int | None:
 
 
 def screen(replay: Replay, position: int) -> str:
-    return f"{CLEAR}{frame_text(replay, replay.frames[position])}\n\n{HELP}\n"
+    return f"{CLEAR}{frame_text(replay, replay.frames[position])}\n\n{_(HELP)}\n"
 
 
 def run(replay: Replay, keys: Iterable[str], write: Callable[[str], object], start: int = 0

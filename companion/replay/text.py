@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.i18n import _
 from companion.replay.kinds import of
 from companion.replay.model import Frame, Replay
 from companion.replay.panel import clock
@@ -30,10 +31,11 @@ def heading(replay: Replay, frame: Frame) -> str:
     """The first line of a frame: which move, when, and the move in notation."""
     game = replay.game.capitalize()
     if frame.index < 0:
-        return f"{game} position {frame.label}"
+        return _("{game} position {label}").format(game=game, label=frame.label)
     if frame.index == 0:
-        return f"{game} start of the game  [{clock(frame.t)}]"
-    where = f"move {frame.record} of {replay.records}" if frame.record else "meanwhile"
+        return _("{game} start of the game").format(game=game) + f"  [{clock(frame.t)}]"
+    where = (_("move {n} of {total}").format(n=frame.record, total=replay.records)
+             if frame.record else _("meanwhile"))
     return f"{game} {where}  [{clock(frame.t)}]  {frame.label}"
 
 
@@ -42,7 +44,7 @@ def recent(items: list[Any], fmt: Any) -> list[str]:
     shown = items[-RECENT:]
     out = [fmt(x) for x in shown]
     if len(items) > len(shown):
-        out.insert(0, f"  ... {len(items) - len(shown)} earlier")
+        out.insert(0, "  ... " + _("{n} earlier").format(n=len(items) - len(shown)))
     return out
 
 

@@ -29,6 +29,7 @@ from companion.arbiter.station import ArbiterStation, ClockLike, Outcome
 from companion.scenario import MalformedInput
 from companion.tamsk.arbiter_menu import ArbiterMenu
 from companion.tamsk.board import CAPACITY, SPACES, coordinates
+from companion.tamsk.correction_words import correction_refusal_in_words
 from companion.tamsk.corrections import NEXT_ROUND, UNDOABLE, parse_correction
 from companion.tamsk.events import GLASSES, parse_event
 from companion.tamsk.game import Game, Rules
@@ -532,7 +533,8 @@ class TamskStation(ArbiterStation):
                 self._next_round(int(body["round"]))
             return Outcome(True, f"{body['what']}: done", nonce)
         if len(game.violations) > refused:
-            return Outcome(False, game.violations[-1].detail, nonce)
+            # the rules refuse in English; the arbiter reads it in the table's language
+            return Outcome(False, correction_refusal_in_words(game.violations[-1].detail), nonce)
         return Outcome(None, f"{body['what']}: queued behind a glass in motion", nonce)
 
     def _next_round(self, number: int) -> None:

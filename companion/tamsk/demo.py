@@ -22,9 +22,11 @@ from typing import Any
 from PIL import Image
 
 from companion.clock import FakeClock
+from companion.i18n import _
 from companion.inputs import RawInput
 from companion.screens import upscale
 from companion.tamsk.board import CAPACITY
+from companion.tamsk.words import colour_word, reason_in_words
 
 
 @dataclass(order=True)
@@ -127,7 +129,7 @@ class Table3Script:
         new = not self.level[glass]
         self.level[glass] = new
         offset = 0.0
-        for _ in range(self.rng.randint(2, 5)):  # bounce: 1-40 ms of chatter
+        for _bounce in range(self.rng.randint(2, 5)):  # bounce: 1-40 ms of chatter
             level = self.rng.random() < 0.5
             self.time.at(t + offset, (pin.drive_low if level else pin.drive_high), "chatter")
             offset += self.rng.uniform(0.001, 0.040)
@@ -302,6 +304,18 @@ def save_gif(frames: list[tuple[Image.Image, float]], path: Path, speed: float) 
     )
 
 
+def result_line(state: dict[str, Any]) -> str:
+    """How the demo game ended, in the players' language (the summary above it is the
+    ``simulate`` contract and stays English)."""
+    if not state.get("over"):
+        return _("{player} to move").format(player=colour_word(str(state.get("turn"))))
+    winner = state.get("winner")
+    words = _("a tie") if winner == "tie" else _("{player} wins").format(
+        player=colour_word(str(winner)))
+    return _("game over: {result} ({reason})").format(
+        result=words, reason=reason_in_words(state.get("reason")))
+
+
 def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     result = asyncio.run(run_demo(speed=speed, journal_dir=journal_dir, gif=gif))
     state = result["state"]
@@ -309,15 +323,18 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     from companion.tamsk.simulate import summary
 
     state_view = dict(state)
-    print(summary(state_view))
+    print(summary(state_view))  # the ``companion simulate`` contract: English, always
     print()
-    print(f"journal: {result['journal']}")
-    print(f"table key: {result['key']}")
-    print(f"  step through it:  .venv/bin/companion replay {result['journal']}")
-    print(f"  check it:         .venv/bin/companion verify {result['journal']} "
+    print(result_line(state_view))
+    print(_("journal: {path}").format(path=result["journal"]))
+    print(_("table key: {key}").format(key=result["key"]))
+    step, check = _("step through it:"), _("check it:")
+    print(f"  {step:18}.venv/bin/companion replay {result['journal']}")
+    print(f"  {check:18}.venv/bin/companion verify {result['journal']} "
           f"--key {result['key']}")
     if result["gif"]:
-        print(f"OLED animation ({result['frames']} frames): {result['gif']}")
+        print(_("OLED animation ({n} frames): {path}").format(
+            n=result["frames"], path=result["gif"]))
         import contextlib
         import io
 
@@ -326,5 +343,5 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
         html = Path(result["gif"]).with_name("demo-replay.html")
         with contextlib.redirect_stdout(io.StringIO()):
             replay_main(["replay", str(result["journal"]), "--html", str(html)])
-        print(f"the game as a web page (slider, moves, sand chart): {html}")
+        print(_("the game as a web page (slider, moves, sand chart): {path}").format(path=html))
     return 0

@@ -5,10 +5,12 @@ sand chart."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from html import escape
 from typing import Any
 
 from PIL import Image
 
+from companion.i18n import _, language
 from companion.replay.chart import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, axes, finish
 from companion.replay.model import Frame, Replay
 from companion.replay.palette import Ink, glass_ink, hex_of
@@ -18,6 +20,12 @@ from companion.replay.text import names_title, recent
 from companion.tamsk import picture as drawing
 from companion.tamsk.fold import fold
 from companion.tamsk.simulate import board_text
+from companion.tamsk.words import (
+    colour_word,
+    penalty_in_words,
+    reason_in_words,
+    refusal_in_words,
+)
 
 __all__ = ["axis", "chart", "dynamics", "fold", "picture", "size", "static", "svg",
            "text_lines", "title"]
@@ -34,40 +42,50 @@ def title(replay: Replay) -> str:
 def text_lines(state: Mapping[str, Any]) -> list[str]:
     """A frame's state for a terminal: the board, the rings, the glasses, the timer, the
     penalties and refusals."""
-    out = [board_text(state), "  n/c: n rings of c on a space, r1:n/c a glass on it, R1 a lost "
-           "glass, ## a full space", ""]
+    out = [board_text(state), "  " + _("n/c: n rings of c on a space, r1:n/c a glass on it, "
+                                      "R1 a lost glass, ## a full space"), ""]
     left = state["rings_left"]
-    out.append(f"Rings left: red {left['red']}, black {left['black']}")
+    out.append(_("Rings left: {red} {n}, {black} {m}").format(
+        red=colour_word("red"), n=left["red"], black=colour_word("black"), m=left["black"]))
     if state["level"] >= 2:
         hands = set(state.get("in_hand", {}).values())
         for name, g in state["glasses"].items():
             if g["dead"]:
-                how = f"lost at {clock(g['died_at'])}" if g["died_at"] is not None else "lost"
+                how = (_("lost at {t}").format(t=clock(g["died_at"]))
+                       if g["died_at"] is not None else _("lost"))
             elif name in hands:
-                how = "in hand"
+                how = _("in hand")
             else:
-                how = "running" if g["running"] else "not turned yet"
-            out.append(f"  {name} on {g['space'] or '?':3} sand {g['sand']:6.1f} s  {how}")
+                how = _("running") if g["running"] else _("not turned yet")
+            out.append("  " + _("{glass} on {space} sand {sand} s  {how}").format(
+                glass=name, space=f"{g['space'] or '?':3}", sand=f"{g['sand']:6.1f}", how=how))
     if state["level"] >= 3:
         timer = state["timer15"]
         out.append(
-            f"15-second timer: {timer['remaining']:.1f} s left against {timer['against']}"
+            _("15-second timer: {left} s left against {player}").format(
+                left=f"{timer['remaining']:.1f}", player=colour_word(str(timer["against"])))
             if timer["running"]
-            else "15-second timer: not running"
+            else _("15-second timer: not running")
         )
     if state["over"]:
         w = state["winner"]
-        out.append(f"Game over: {'a tie' if w == 'tie' else w + ' wins'} ({state['reason']})")
+        result = _("a tie") if w == "tie" else _("{player} wins").format(player=colour_word(w))
+        # English keeps the engine's reason code (what scripts read); others say it in words
+        reason = state["reason"] if language() == "en" else reason_in_words(state["reason"])
+        out.append(_("Game over: {result}").format(result=result) + f" ({reason})")
     else:
-        out.append(f"Turn: {state['turn']}")
+        out.append(_("Turn: {player}").format(player=colour_word(str(state["turn"]))))
         if state.get("bonus_ring"):
-            out.append(f"  {state['bonus_ring']} may drop a second ring on any space not full")
+            out.append("  " + _("{player} may drop a second ring on any space not full").format(
+                player=colour_word(str(state["bonus_ring"]))))
     pen = state["penalties"]
-    out.append(f"Penalties: {len(pen)}")
-    out += recent(pen, lambda p: f"  {clock(p['t'])} {p['player']} {p['kind']}")
+    out.append(_("Penalties: {n}").format(n=len(pen)))
+    out += recent(pen, lambda p: f"  {clock(p['t'])} {colour_word(str(p['player']))} "
+                                 f"{penalty_in_words(str(p['kind']))}")
     vio = state["violations"]
-    out.append(f"Refused inputs: {len(vio)}")
-    out += recent(vio, lambda v: f"  {clock(v['t'])} {v['player']}: {v['detail']} ({v['kind']})")
+    out.append(_("Refused inputs: {n}").format(n=len(vio)))
+    out += recent(vio, lambda v: f"  {clock(v['t'])} {colour_word(str(v['player']))}: "
+                                 f"{refusal_in_words(str(v['detail']))} ({v['kind']})")
     return out
 
 
@@ -105,12 +123,12 @@ def chart(replay: Replay) -> str:
     y0, y1 = HEIGHT - BOTTOM, TOP
     lines: list[str] = []
     if not replay.sand:
+        no_sand = _("level 1: the glasses are plain pieces, no sand")
         body = [f'<text x="{WIDTH // 2}" y="{HEIGHT // 2}" text-anchor="middle" '
-                f'font-size="12" fill="{hex_of(Ink.GREY)}">level 1: the glasses are plain '
-                "pieces, no sand</text>"]
+                f'font-size="12" fill="{hex_of(Ink.GREY)}">{escape(no_sand)}</text>']
         return finish(body, x0, x1, t1)
     y_max = max(replay.periods.get(g, 180.0) for g in replay.sand)
-    body, _, _ = axes(t1, y_max, "sand in the upper part (s)",
+    body, _x0, _x1 = axes(t1, y_max, _("sand in the upper part (s)"),
                       [v for v in (60.0, 120.0, 180.0) if v <= y_max + 1e-9])
     for k, (glass, points) in enumerate(sorted(replay.sand.items())):
         pts = " ".join(

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.tantrix.autoplay import random_game
-from companion.tantrix.table import TantrixTable, apply_event
+from companion.tantrix.simulate import apply_event
+from companion.tantrix.table import TantrixTable
 
 
 def play(table: TantrixTable, clock: Any, rng: random.Random,

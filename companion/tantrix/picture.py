@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.i18n import _
 from companion.replay import bitmap
 from companion.replay.model import Frame
 from companion.replay.palette import TANTRIX, Ink
@@ -214,41 +215,45 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     y = 12
     y = panel_head(out, frame, "Tantrix", x=x, width=PANEL_W, y=y, title=title, total=total)
     if s.get("mode") in ("solitaire", "rainbow", "gobble"):
-        out.append(Text(x, y, "SOLVED" if s.get("solved") else f"{s['mode']}: not solved",
-                        Ink.TEXT, 1))
+        solved = _("SOLVED") if s.get("solved") else _("{mode}: not solved").format(
+            mode=s["mode"])
+        out.append(Text(x, y, solved, Ink.TEXT, 1))
     elif s.get("over"):
         w = s.get("winner")
-        out.append(Text(x, y, "game over: " + ("a tie" if w == "tie" else f"{w} wins"),
+        out.append(Text(x, y, _("game over: {result}").format(
+            result=_("a tie") if w == "tie" else _("{player} wins").format(player=_(str(w)))),
                         Ink.TEXT, 1))
     else:
         turn = str(s.get("turn"))
         out.append(Circle(x + 5, y + 3, 5, TANTRIX.get(turn, Ink.GREY)))
-        out.append(Text(x + 16, y, f"{turn} to play", Ink.TEXT, 1))
+        out.append(Text(x + 16, y, _("{player} to play").format(player=_(turn)), Ink.TEXT, 1))
     y += 14
-    out.append(Text(x, y, f"{s.get('placed', 0)} tiles placed, bag {s.get('bag', 0)}",
+    out.append(Text(x, y, _("{placed} tiles placed, bag {bag}").format(
+        placed=s.get("placed", 0), bag=s.get("bag", 0)),
                     Ink.TEXT, 1))
     y += 12
-    out.append(Text(x, y, f"{s.get('phase', '')} phase", Ink.GREY, 1))
+    out.append(Text(x, y, _("{phase} phase").format(phase=s.get("phase", "")), Ink.GREY, 1))
     y += 16
-    out.append(Text(x, y, "scores: line, loop, points", Ink.GREY, 1))
+    out.append(Text(x, y, _("scores: line, loop, points"), Ink.GREY, 1))
     y += 12
     for player, score in s.get("scores", {}).items():
         out.append(Circle(x + 5, y + 3, 5, TANTRIX.get(player, Ink.GREY)))
-        out.append(Text(x + 16, y, f"{player:7} {score['line']:2d} {score['loop']:2d}",
+        out.append(Text(x + 16, y, f"{_(player):7} {score['line']:2d} {score['loop']:2d}",
                         Ink.TEXT, 1))
         out.append(Text(right, y, f"{score['points']:2d}", Ink.TEXT, 2, "rt"))
         y += 18
     y += 2
     forced, controlled = len(s.get("forced", [])), len(s.get("controlled", []))
     out.append(Polygon(_mini(x + 5, y + 3), Ink.FORCED, Ink.RULE))
-    out.append(Text(x + 16, y, f"forced spaces {forced}", Ink.TEXT, 1))
+    out.append(Text(x + 16, y, _("forced spaces {n}").format(n=forced), Ink.TEXT, 1))
     y += 12
     out.append(Polygon(_mini(x + 5, y + 3), Ink.CONTROLLED, Ink.RULE))
-    out.append(Text(x + 16, y, f"controlled cells {controlled}", Ink.TEXT, 1))
+    out.append(Text(x + 16, y, _("controlled cells {n}").format(n=controlled), Ink.TEXT, 1))
     y += 12
-    out.append(Text(x, y, "white line: each scoring chain", Ink.GREY, 1))
+    out.append(Text(x, y, _("white line: each scoring chain"), Ink.GREY, 1))
     y += 12
-    out.append(Text(x, y, f"refused inputs {len(s.get('violations', []))}", Ink.GREY, 1))
+    refused = len(s.get("violations", []))
+    out.append(Text(x, y, _("refused inputs {n}").format(n=refused), Ink.GREY, 1))
     y += 14
     out.append(Rect(x, y - 4, right, y - 4, Ink.RULE))
     for mark in frame.marks:

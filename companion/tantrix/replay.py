@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.i18n import N_, _
 from companion.replay.chart import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, axes, finish
 from companion.replay.model import Frame, Replay
 from companion.replay.palette import TANTRIX, Ink, hex_of
@@ -18,6 +19,10 @@ from companion.replay.text import names_title, recent
 from companion.tantrix import picture as drawing
 from companion.tantrix.fold import fold
 from companion.tantrix.simulate import board_map
+from companion.tantrix.words import refusal_in_words
+
+#: A traced chain's kind, as the text replay names it.
+CHAIN_KINDS = (N_("line"), N_("loop"))
 
 __all__ = ["axis", "chart", "dynamics", "fold", "picture", "size", "static", "svg",
            "text_lines", "title"]
@@ -38,10 +43,11 @@ def title(replay: Replay) -> str:
 def text_lines(state: Mapping[str, Any]) -> list[str]:
     """A frame's state for a terminal: the map of the tiles, the scores and refusals."""
     out = [
-        f"{state['placed']} tiles placed, bag {state['bag']} ({state['phase']} phase)",
+        _("{placed} tiles placed, bag {bag}").format(placed=state["placed"], bag=state["bag"])
+        + " (" + _("{phase} phase").format(phase=state["phase"]) + ")",
     ]
     if state.get("mode") in ("solitaire", "rainbow", "gobble"):
-        out.append("SOLVED" if state.get("solved") else "not solved")
+        out.append(_("SOLVED") if state.get("solved") else _("not solved"))
     tiles = state.get("tiles", [])
     if tiles:
         out += board_map(
@@ -49,20 +55,23 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
             [(q, r) for q, r in state["forced"]],
             [(q, r) for q, r in state["controlled"]],
         )
-        out.append("  tile numbers on the map; !! forced space, xx controlled cell")
-    out.append("Scores (line, loop, points; the traced chain):")
+        out.append("  " + _("tile numbers on the map; !! forced space, xx controlled cell"))
+    out.append(_("Scores (line, loop, points; the traced chain):"))
     for player, s in state["scores"].items():
         chain = state.get("chains", {}).get(player, {})
-        kind = f"{chain.get('kind')} of {len(chain.get('cells', []))}" if chain.get("kind") else "-"
-        out.append(f"  {player:<7} {s['line']:2d} {s['loop']:2d} {s['points']:3d}   {kind}")
+        kind = _("{kind} of {n}").format(kind=_(str(chain["kind"])), n=len(chain.get("cells", []))
+                                         ) if chain.get("kind") else "-"
+        out.append(f"  {_(player):<7} {s['line']:2d} {s['loop']:2d} {s['points']:3d}   {kind}")
     if state["over"] and state.get("winner"):
         w = state["winner"]
-        out.append("Game over: " + ("a tie" if w == "tie" else f"{w} wins"))
+        out.append(_("Game over: {result}").format(
+            result=_("a tie") if w == "tie" else _("{player} wins").format(player=_(w))))
     else:
-        out.append(f"Turn: {state['turn']}")
+        out.append(_("Turn: {player}").format(player=_(str(state["turn"]))))
     vio = state["violations"]
-    out.append(f"Refused inputs: {len(vio)}")
-    out += recent(vio, lambda v: f"  {v['player']}: {v['detail']} ({v['kind']})")
+    out.append(_("Refused inputs: {n}").format(n=len(vio)))
+    out += recent(vio, lambda v: f"  {_(str(v['player']))}: {refusal_in_words(str(v['detail']))} "
+                                 f"({v['kind']})")
     return out
 
 
@@ -101,7 +110,7 @@ def chart(replay: Replay) -> str:
     players = list(replay.frames[0].state["scores"]) if replay.frames else []
     top = max([1] + [s["points"] for f in replay.frames for s in f.state["scores"].values()])
     ticks = [float(v) for v in range(0, top + 1, max(1, top // 4))]
-    body, _, _ = axes(t1, float(top), "points", ticks)
+    body, _x0, _x1 = axes(t1, float(top), _("points"), ticks)
     for k, player in enumerate(players):
         corners: list[str] = []
         last = None

@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion.i18n import _, language
 from companion.replay import bitmap
 from companion.replay import gif as gif_mod
 from companion.replay.model import Frame, Replay
@@ -29,6 +30,7 @@ from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
 from companion.replay.shapes import Circle, Group, Rect, Shape, Text, to_png, to_svg
 from companion.tokami.setup import Setup
+from companion.tokami.words import refusal_in_words
 
 #: The picture's width, and its height at most (see :func:`size_of`).
 WIDTH, HEIGHT = 760, 540
@@ -140,13 +142,14 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
     if title:
         out.append(Text(MARGIN + 48, 12, bitmap.clip(title, 70), Ink.GREY, 1))
     out.append(Text(RIGHT, 12, clock(frame.t), Ink.TEXT, 2, "rt"))
-    where = f"round {s['round']} of {s['rounds']}"
+    where = _("round {n} of {rounds}").format(n=s["round"], rounds=s["rounds"])
     if frame.record:
-        where += f"   move {frame.record}" + (f" of {total}" if total is not None else "")
+        where += "   " + (_("move {n} of {total}").format(n=frame.record, total=total)
+                             if total is not None else _("move {n}").format(n=frame.record))
     elif frame.index == 0:
-        where += "   start"
+        where += "   " + _("start")
     out.append(Text(MARGIN, 32, where, Ink.GREY, 1))
-    label = frame.label.split(" @")[0] if frame.index else "start of the game"
+    label = frame.label.split(" @")[0] if frame.index else _("start of the game")
     scale = 2 if len(label) <= _CHARS // 2 else 1
     out.append(Text(MARGIN, 48, bitmap.clip(label, _CHARS // scale),
                     Ink.REFUSED if frame.refused else Ink.TEXT, scale))
@@ -161,19 +164,22 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
     players = list(s["players"])
     if s["over"]:
         w = s["winner"]
-        how = "stopped" if s["reason"] == "stopped" else "game over"
-        out.append(Text(MARGIN, 110, f"{how}: " + ("a tie" if w == "tie" else f"{w} wins"),
+        result = _("a tie") if w == "tie" else _("{player} wins").format(player=w)
+        how = _("stopped: {result}") if s["reason"] == "stopped" else _("game over: {result}")
+        out.append(Text(MARGIN, 110, how.format(result=result),
                         Ink.TEXT, 1))
     else:
         turn = str(s["turn"])
         out += seat_disc(players, turn, MARGIN + 6, 113)
-        out.append(Text(MARGIN + 16, 110, f"{turn} to play", Ink.TEXT, 1))
+        out.append(Text(MARGIN + 16, 110, _("{player} to play").format(player=turn), Ink.TEXT, 1))
     out.append(Rect(MARGIN, 126, RIGHT, 126, Ink.RULE))
     return out
 
 
 def _ordinal(n: int) -> str:
     """``1st``, ``2nd``...: the rank in the standings (equal totals share it)."""
+    if language() != "en":
+        return _("{n}.").format(n=n)
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th')}"
 
 
@@ -191,13 +197,14 @@ def standings(state: Mapping[str, Any], setup: Setup) -> list[Shape]:
     players = list(state["players"])
     inks = block_inks(list(state["blocks"]))
     worthless = setup.worthless
-    bonus_note = f"bonus (+1, {worthless} 0)" if worthless else "bonus (+1 each)"
+    bonus_note = (_("bonus (+1, {colour} 0)").format(colour=_(worthless)) if worthless
+                  else _("bonus (+1 each)"))
     out: list[Shape] = [
-        Text(COL_NAME, TABLE_Y, "player", Ink.GREY, 1),
-        Text(COL_ROUNDS, TABLE_Y, "rounds", Ink.GREY, 1),
-        Text(COL_TOTAL, TABLE_Y, "total", Ink.GREY, 1, "rt"),
+        Text(COL_NAME, TABLE_Y, _("player"), Ink.GREY, 1),
+        Text(COL_ROUNDS, TABLE_Y, _("rounds"), Ink.GREY, 1),
+        Text(COL_TOTAL, TABLE_Y, _("total"), Ink.GREY, 1, "rt"),
         Text(COL_BONUS, TABLE_Y, bonus_note, Ink.GREY, 1),
-        Text(COL_BONUS + CHIPS_W + 16, TABLE_Y, "malus (-1 each)", Ink.GREY, 1),
+        Text(COL_BONUS + CHIPS_W + 16, TABLE_Y, _("malus (-1 each)"), Ink.GREY, 1),
     ]
     rank = {p: 1 + sum(1 for _, t in state["standings"] if t > total)
             for p, total in state["standings"]}
@@ -231,14 +238,15 @@ def cross(state: Mapping[str, Any], setup: Setup, top: float) -> list[Shape]:
     total = sum(state["blocks"].values())
     ends = setup.round_ends_at
     out: list[Shape] = [
-        Text(MARGIN, top, f"on the cross: {left} of {total} blocks", Ink.TEXT, 1),
+        Text(MARGIN, top, _("on the cross: {left} of {total} blocks").format(
+            left=left, total=total), Ink.TEXT, 1),
     ]
     y = top + 14
     per_row = (CROSS_RIGHT - CROSS_X) // (BLOCK + BLOCK_GAP)
     for colour, ink in inks.items():
         count = int(state["blocks"][colour])
         there = int(state["on_cross"][colour])
-        row: list[Shape] = [Text(MARGIN, y + 1, bitmap.clip(colour, 9), Ink.TEXT, 1)]
+        row: list[Shape] = [Text(MARGIN, y + 1, bitmap.clip(_(colour), 9), Ink.TEXT, 1)]
         for k in range(min(count, per_row)):
             x = CROSS_X + k * (BLOCK + BLOCK_GAP)
             if k < there:
@@ -255,20 +263,23 @@ def cross(state: Mapping[str, Any], setup: Setup, top: float) -> list[Shape]:
         out.append(Group((("cross", colour), ("left", str(there))), tuple(row)))
         y += BLOCK + 4
     forbidden = state["forbidden"]
-    note = f"ringed: {forbidden}, forbidden to {state['turn']}" if forbidden and state["turn"] \
-        else "nothing forbidden"
-    out.append(Text(MARGIN, y + 2, f"{note}; a round ends at {ends} left", Ink.GREY, 1))
+    note = (_("ringed: {colour}, forbidden to {player}").format(
+        colour=_(forbidden), player=state["turn"]) if forbidden and state["turn"]
+        else _("nothing forbidden"))
+    out.append(Text(MARGIN, y + 2, _("{note}; a round ends at {n} left").format(note=note, n=ends),
+                    Ink.GREY, 1))
     return out
 
 
 def refusals(state: Mapping[str, Any], top: float) -> list[Shape]:
     """The refused inputs so far (the latest ones)."""
     violations = state["violations"]
-    out: list[Shape] = [Text(REFUSED_X, top, f"refused inputs: {len(violations)}", Ink.TEXT, 1)]
+    out: list[Shape] = [
+        Text(REFUSED_X, top, _("refused inputs: {n}").format(n=len(violations)), Ink.TEXT, 1)]
     y = top + 14
     chars = (RIGHT - REFUSED_X) // bitmap.CHAR_WIDTH
     for v in violations[-RECENT:]:
-        text = f"{clock(float(v['t']))} {v['player']}: {v['detail']}"
+        text = f"{clock(float(v['t']))} {v['player']}: {refusal_in_words(str(v['detail']))}"
         for part in bitmap.wrap(text, chars)[:3]:
             if y > size_of(state)[1] - 14:
                 return out
@@ -344,41 +355,46 @@ def write_gif(replay: Replay, path: str | Path, *, speed: float | None = None,
 
 
 def _counts(counts: Mapping[str, int]) -> str:
-    shown = [f"{n} {c}" for c, n in counts.items() if n]
+    shown = [f"{n} {_(c)}" for c, n in counts.items() if n]
     return ", ".join(shown) if shown else "-"
 
 
 def text_lines(state: Mapping[str, Any]) -> list[str]:
     """The sheet as lines of text for a terminal."""
-    cross_now = ", ".join(f"{c} {n}" for c, n in state["on_cross"].items())
+    cross_now = ", ".join(f"{_(c)} {n}" for c, n in state["on_cross"].items())
+    forbidden = state["forbidden"]
     out = [
-        f"Round {state['round']} of {state['rounds']}: {state['blocks_left']} blocks left on "
-        f"the cross ({cross_now})",
-        f"Forbidden block: {state['forbidden'] or 'none'}",
+        _("Round {n} of {rounds}: {left} blocks left on the cross ({cross})").format(
+            n=state["round"], rounds=state["rounds"], left=state["blocks_left"], cross=cross_now),
+        _("Forbidden block: {colour}").format(
+            colour=_(forbidden) if forbidden else _("none")),
     ]
     if state["over"]:
         w = state["winner"]
-        how = "Stopped" if state["reason"] == "stopped" else "Game over"
-        out.append(f"{how}: " + ("a tie" if w == "tie" else f"{w} wins"))
+        how = _("Stopped: {result}") if state["reason"] == "stopped" else _("Game over: {result}")
+        out.append(how.format(
+            result=_("a tie") if w == "tie" else _("{player} wins").format(player=w)))
     else:
-        out.append(f"Turn: {state['turn']}")
+        out.append(_("Turn: {player}").format(player=state["turn"]))
     width = max(len(p) for p in state["players"])
-    out.append("Standings (total; rounds; bonus held; malus held):")
+    out.append(_("Standings (total; rounds; bonus held; malus held):"))
     for player in state["players"]:
         score = state["scores"][player]
         held = state["held"][player]
         rounds = " + ".join(str(r) for r in score["rounds"])
         line = (f"  {player:<{width}} {score['total']:>4}   {rounds:<10} "
-                f"bonus {_counts(held['bonus'])}; malus {_counts(held['malus'])}")
+                + _("bonus {held}; malus {malus}").format(
+                    held=_counts(held["bonus"]), malus=_counts(held["malus"])))
         if any(held["discarded"].values()):
-            line += f" (discarded {_counts(held['discarded'])})"
+            line += " (" + _("discarded {held}").format(held=_counts(held["discarded"])) + ")"
         out.append(line)
     violations = state["violations"]
-    out.append(f"Refused inputs: {len(violations)}")
+    out.append(_("Refused inputs: {n}").format(n=len(violations)))
     if len(violations) > RECENT:
-        out.append(f"  ... {len(violations) - RECENT} earlier")
+        out.append("  ... " + _("{n} earlier").format(n=len(violations) - RECENT))
     for v in violations[-RECENT:]:
-        out.append(f"  {clock(float(v['t']))} {v['player']}: {v['detail']} ({v['kind']})")
+        out.append(f"  {clock(float(v['t']))} {v['player']}: "
+                   f"{refusal_in_words(str(v['detail']))} ({v['kind']})")
     return out
 
 
@@ -433,8 +449,9 @@ def chart(replay: Replay) -> str:
         parts.append(f'<text x="{x:.1f}" y="{y0 + 16}" font-size="10" text-anchor="middle" '
                      f'fill="{grey}">{words}</text>')
         t += tick
+    legend = _("total points (by time)") if timed else _("total points (by move)")
     parts.append(f'<text x="{x0}" y="{C_TOP - 4}" font-size="10" fill="{grey}">'
-                 f"total points ({'by time' if timed else 'by move'})</text>")
+                 f"{escape(legend)}</text>")
     for k, player in enumerate(players):
         corners: list[str] = []
         last: float | None = None

@@ -260,6 +260,8 @@ def test_a_glass_off_the_board_or_somewhere_unknown_is_not_drawn(name: str) -> N
 IN_LANGUAGES = {
     "fr_tamsk_full_space_loses": ("fr", "tamsk_full_space_loses"),
     "cs_tamsk_forfeit_and_second_ring": ("cs", "tamsk_forfeit_and_second_ring"),
+    "fr_tantrix_forced_and_controlled": ("fr", "tantrix_forced_and_controlled"),
+    "cs_tantrix_discovery_loop": ("cs", "tantrix_discovery_loop"),
 }
 
 

@@ -171,6 +171,29 @@ def test_known_positions_are_drawn_exactly_as_the_reference(name: str) -> None:
         assert diff is None, f"{name} differs from its reference in the box {diff}"
 
 
+#: The score sheet in the players' language: reference name -> (language, English position).
+IN_LANGUAGES = {
+    "fr_tokami_refused_and_forbidden": ("fr", "tokami_refused_and_forbidden"),
+    "cs_tokami_two_rounds_game_over": ("cs", "tokami_two_rounds_game_over"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IN_LANGUAGES))
+def test_the_score_sheet_speaks_the_players_language(name: str) -> None:
+    from companion import i18n
+
+    lang, position = IN_LANGUAGES[name]
+    i18n.use(lang)
+    _, _, image = drawn(position)
+    path = REFERENCE / f"{name}.png"
+    if os.environ.get("COMPANION_REDRAW_REFERENCE"):
+        image.save(path)
+    with Image.open(path) as ref:
+        ref.load()
+        diff = ImageChops.difference(ref.convert("RGB"), image.convert("RGB")).getbbox()
+        assert diff is None, f"{name} differs from its reference in the box {diff}"
+
+
 def test_a_picture_is_the_same_every_time_it_is_drawn() -> None:
     replay, frame, first = drawn("tokami_two_rounds_game_over")
     assert pic.picture(replay, frame).tobytes() == first.tobytes()
