@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean rule-machine catalogs failure-points
+.PHONY: demo test lint typecheck bench clean rule-machine catalogs failure-points solitaire-search
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -42,6 +42,14 @@ rule-machine: $(STAMP)
 # samples offsets with hypothesis).
 failure-points: $(STAMP)
 	FAILURE_POINTS=all $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/journal/test_failure_points.py
+
+# A solved Tantrix Solitaire found afresh (the suite replays the kept one,
+# tests/scenarios/tantrix/s11_solitaire_solved_line.jsonl). SOLITAIRE_TARGET=loop tries a loop.
+SOLITAIRE_TARGET ?= line
+solitaire-search: $(STAMP)
+	mkdir -p out
+	$(BIN)/python tests/tantrix/solitaire_search.py --target $(SOLITAIRE_TARGET) --out out/solitaire_$(SOLITAIRE_TARGET).jsonl
+	$(BIN)/companion simulate out/solitaire_$(SOLITAIRE_TARGET).jsonl
 
 bench: $(STAMP)
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -649,7 +649,8 @@ def _draw_menu(
     lines = [f"{key} {_(item)}" for key, _space, item in (line.partition(" ") for line in lines)]
     cursor = int(entry.get("cursor") or 0)
     top = draw_title_bar(draw, palette, _("Menu"), width, right=f"{cursor + 1}/{len(lines)}")
-    bottom = draw_footer(draw, palette, _("1-4/#: choose *: back"), width, height)
+    keys = _("1-{n}/#: choose *: back").format(n=len(lines))  # menus have 1 to 5 entries
+    bottom = draw_footer(draw, palette, keys, width, height)
     draw_list(draw, palette, [(line, "") for line in lines], cursor, width, top, bottom)
 
 

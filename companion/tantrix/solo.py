@@ -20,6 +20,12 @@ Gobble solo (``"mode": "gobble"``, ``"players": 1``), "2 - Tantrix Gobble": the 
 go together anywhere; every later one touches two; a tile that cannot be laid goes on the
 discard pile (rule 4); filling a space with three or more neighbours (a gobble) lets the top
 discard go back into the bag or be played at once (rule 5). Solved: bag and discard pile empty.
+
+Solitaire and Gobble solo also take ``undo`` (not in the rule book: the keypad needs it, since a
+mistyped tile number or spot could not be corrected otherwise). It takes back the last accepted
+step: a drawn tile goes back into the bag, a laid tile is lifted and is the drawn one again, a
+discard or a return is reversed; with nothing to take back it is refused ("nothing to undo").
+The slip and the ``undo`` both stay in the journal, and the fold replays them in order.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ FITS = "the tile fits"
 NO_GOBBLE = "no gobble"
 NOT_PLAYING = "not playing"
 FINISHED = "finished"
+NOTHING_TO_UNDO = "nothing to undo"
 
 RED = "red"
 TARGETS = ("line", "loop")
@@ -109,6 +116,18 @@ class Solitaire:
             )
         self.table.lay(p)
         self.drawn = None
+
+    def undo(self) -> None:
+        """Take back the last step, so a keypad slip can be corrected: a drawn tile goes back
+        into the bag; otherwise the last tile laid is lifted and is the drawn one again. The
+        journal keeps the slip and the ``undo`` both: the correction is visible, never hidden."""
+        if self.drawn is not None:
+            self.drawn = None
+            return
+        laid = self.table.placements
+        if not laid:
+            raise IllegalPlacement(NOTHING_TO_UNDO, "no tile is drawn or laid yet")
+        self.drawn = self.table.lift(laid[-1].tile).tile
 
     @property
     def stuck(self) -> bool:
@@ -235,6 +254,9 @@ class GobbleSolo:
         self.gobbles = 0
         self.double_gobbles = 0
         self.reward = False  # a gobble was just filled: the top discard may go back or be played
+        #: What each accepted step changed, for ``undo``: the state before it and the tile it
+        #: laid (None). At most a few entries per tile, so bounded by the box, not by time.
+        self._steps: list[tuple[int | None, tuple[int, ...], int, int, bool, int | None]] = []
 
     @property
     def bag(self) -> int:
@@ -252,6 +274,7 @@ class GobbleSolo:
             raise IllegalPlacement(NOT_IN_BAG, f"tile {tile} already lies at {_where(at)}")
         if tile in self.discard:
             raise IllegalPlacement(NOT_IN_BAG, f"tile {tile} is on the discard pile")
+        self._remember()
         self.reward = False
         self.drawn = tile
 
@@ -262,7 +285,9 @@ class GobbleSolo:
         if self.drawn is not None and p.tile != self.drawn:
             raise IllegalPlacement(NOT_DRAWN, f"tile {self.drawn} is the one drawn, not {p.tile}")
         n = self.table.neighbours(p.cell)
+        before = self._before(p.tile)
         self.table.lay(p, touching=self.touching())
+        self._steps.append(before)
         if from_pile:
             self.discard.pop()
         self.drawn = None
@@ -282,6 +307,7 @@ class GobbleSolo:
                 FITS, f"tile {p.tile} fits at ({p.q}, {p.r}) at rotation {p.rot}: only a tile that "
                 "cannot be laid is discarded"
             )
+        self._remember()
         self.discard.append(self.drawn)
         self.drawn = None
         self.reward = False
@@ -289,8 +315,29 @@ class GobbleSolo:
     def return_top(self) -> None:
         if not self.reward:
             raise IllegalPlacement(NO_GOBBLE, "only right after filling a gobble")
+        self._remember()
         self.discard.pop()
         self.reward = False
+
+    def _before(
+        self, laid: int | None
+    ) -> tuple[int | None, tuple[int, ...], int, int, bool, int | None]:
+        return (self.drawn, tuple(self.discard), self.gobbles, self.double_gobbles, self.reward,
+                laid)
+
+    def _remember(self) -> None:
+        self._steps.append(self._before(None))
+
+    def undo(self) -> None:
+        """Take back the last accepted step (draw, place, discard or return), so a keypad slip
+        can be corrected; the journal keeps the slip and the ``undo`` both."""
+        if not self._steps:
+            raise IllegalPlacement(NOTHING_TO_UNDO, "no step to take back yet")
+        drawn, discard, gobbles, double, reward, laid = self._steps.pop()
+        if laid is not None:
+            self.table.lift(laid)
+        self.drawn, self.discard, self.reward = drawn, list(discard), reward
+        self.gobbles, self.double_gobbles = gobbles, double
 
     @property
     def solved(self) -> bool:
@@ -366,9 +413,9 @@ def _tile(event: Mapping[str, Any], line: int) -> int:
 
 
 EVENTS = {
-    "solitaire": ("draw", "place", "end", "note"),
+    "solitaire": ("draw", "place", "undo", "end", "note"),
     "rainbow": ("place", "lift", "end", "note"),
-    "gobble": ("draw", "place", "discard", "return", "end", "note"),
+    "gobble": ("draw", "place", "discard", "return", "undo", "end", "note"),
     "race": ("gobble", "finish", "end", "note"),
 }
 
@@ -458,6 +505,8 @@ def apply_event(
             game.discard_drawn()
         elif kind == "return" and isinstance(game, GobbleSolo):
             game.return_top()
+        elif kind == "undo" and isinstance(game, (Solitaire, GobbleSolo)):
+            game.undo()
     except IllegalPlacement as refused:
         return refused
     return None

@@ -7,7 +7,8 @@ Like :class:`companion.tantrix.entry.KeypadEntry` it plays what it accepts on th
   spots are offered at once (in Solitaire only the forced spaces it fills, when it fills one):
   ``A``/``B`` step through them, ``C`` turns the tile among the turns that fit, ``#`` lays it,
   ``*`` goes back (the tile stays drawn; ``#`` offers it again). ``D`` opens the menu: Gobble
-  1 discard the drawn tile, 2 return the top discard, 3 play the top discard; every mode: stop.
+  1 discard the drawn tile, 2 return the top discard, 3 play the top discard; every mode: stop;
+  Solitaire and Gobble, last: undo the last step (a mistyped tile or spot; see ``solo.undo``).
 * Rainbow: type a tile of the puzzle, ``#``, choose the spot as above. Menu: 1 lift a tile
   (its number, ``#``), 2 restart (every tile lifted), 3 next puzzle, 4 stop.
 """
@@ -210,6 +211,13 @@ class SoloEntry:
             return self._act({"ev": "discard"})
         if item == say.RETURN:
             return self._act({"ev": "return"})
+        if item == say.UNDO:
+            self._tile = None
+            screen = self._act({"ev": "undo"})
+            if screen.error is None:
+                self._note = say.UNDONE
+                return self._screen(actions=screen.actions)
+            return screen
         if item == say.PLAY_TOP and isinstance(g, GobbleSolo):
             if not (g.reward and g.discard):
                 return self._error(say.NO_REWARD)

@@ -35,6 +35,8 @@ REFUSALS = (
     N_("tile {tile} fits at {cell} at rotation {rot}: only a tile that cannot be laid is "
        "discarded"),
     N_("only right after filling a gobble"),
+    N_("no tile is drawn or laid yet"),
+    N_("no step to take back yet"),
     N_("{cell} touches fewer than {count} tiles"),
     N_("tile {tile} is on the discard pile"),
     N_("{player} gives his tile to an opponent"),

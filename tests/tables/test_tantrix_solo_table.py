@@ -143,3 +143,54 @@ def test_the_race_clock_wakes_the_table_every_second(s: Seat) -> None:
     s.press("1#")
     s.press("2#")
     assert s.table.next_wakeup() is None or s.table.error is not None
+
+
+def _journal_events(s: Seat) -> list[str]:
+    import json
+
+    lines = s.journal.read_text(encoding="utf-8").splitlines()
+    return [json.loads(ln).get("ev", "") for ln in lines if ln.strip()]
+
+
+def test_solitaire_undo_takes_back_a_mistyped_draw(s: Seat) -> None:
+    s.table.start_solo("solitaire")
+    s.press("12#*")  # tile 12 typed by mistake: drawn, back to the table page
+    s.press("D2")  # menu: undo
+    assert s.table.error is None and s.view["drawn"] is None
+    s.press("21#")  # the tile really turned over
+    out = simulate_file(s.journal)
+    assert out["violations"] == [] and out["drawn"] == 21 and out["bag"] == 55
+    assert "undo" in _journal_events(s)
+
+
+def test_solitaire_undo_lifts_a_tile_laid_on_the_wrong_spot(s: Seat) -> None:
+    s.table.start_solo("solitaire")
+    s.press("12##")  # laid at once
+    s.press("21##")  # laid on the first spot offered, say the wrong one
+    s.press("D2")
+    assert s.view["placed"] == 1 and s.view["drawn"] == 21  # lifted, still the drawn tile
+    s.press("#")  # offered again
+    assert s.view["entry"]["mode"] == "place" and s.view["entry"]["tile"] == 21
+    s.press("A#")  # the next spot
+    out = simulate_file(s.journal)
+    assert out["violations"] == [] and out["placed"] == 2 and out["drawn"] is None
+
+
+def test_undo_with_nothing_to_take_back_is_refused_on_the_screen(s: Seat) -> None:
+    s.table.start_solo("gobble")
+    s.press("D5")  # Gobble menu: 5 undo
+    assert s.table.error is not None
+    out = simulate_file(s.journal)
+    assert [v["kind"] for v in out["violations"]] == ["nothing to undo"]
+
+
+def test_gobble_undo_takes_back_a_discard(s: Seat) -> None:
+    game, events = random_gobble(random.Random(1))
+    at = next(i for i, e in enumerate(events) if e["ev"] == "discard")
+    s.table.start_solo("gobble")
+    play_solo_events(s, events[: at + 1])
+    assert len(s.view["discard"]) == 1
+    s.press("D5")
+    assert s.view["discard"] == [] and s.view["drawn"] == events[at - 1]["tile"]
+    out = simulate_file(s.journal)
+    assert out["violations"] == [] and out["discard"] == []

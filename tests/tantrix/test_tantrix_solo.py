@@ -5,11 +5,15 @@ engine (``tantrix_loops``, ``tantrix_pyramid``)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from solitaire_search import Search
+from solitaire_search import events as solitaire_events
 from solo_play import random_gobble, random_solitaire
 from tantrix_loops import find_loops, letters, rotate
 from tantrix_pyramid import find_line, triangle
@@ -23,6 +27,7 @@ from companion.tantrix.solo import (
     NO_GOBBLE,
     NOT_DRAWN,
     NOT_IN_PUZZLE,
+    NOTHING_TO_UNDO,
     PLACE_FIRST,
     GobbleSolo,
     Rainbow,
@@ -100,6 +105,99 @@ def test_a_random_solitaire_replays_without_violation(seed: int, target: str) ->
     out = replayed(events, mode="solitaire", target=target)
     assert out["violations"] == [] and out["placed"] == s.placed
     assert out["bag"] == 56 - s.placed - (s.drawn is not None)
+
+
+SCENARIOS = Path(__file__).parent.parent / "scenarios/tantrix"
+SOLVED_LINE = SCENARIOS / "s11_solitaire_solved_line.jsonl"
+SOLVED_LOOP = SCENARIOS / "s14_solitaire_solved_loop.jsonl"
+
+
+def _fixture_events(path: Path) -> list[dict[str, object]]:
+    lines = [ln for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    return [json.loads(ln) for ln in lines[1:]]
+
+
+def _red_run_without_the_engine(events: list[dict[str, object]]) -> tuple[int, bool, bool]:
+    """Lay the placements on a plain board (golden rule checked side by side), then walk the
+    red from one end (or from any red tile when there is no end): how many tiles the walk
+    visits, whether it closed on itself, and whether every pair of touching sides matches."""
+    board = {(int(e["q"]), int(e["r"])): rotate(letters(int(e["tile"])), int(e["rot"]))  # type: ignore[call-overload]
+             for e in events if e["ev"] == "place"}
+    steps = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+
+    def matches(c: tuple[int, int], i: int) -> bool:
+        other = board.get((c[0] + steps[i][0], c[1] + steps[i][1]))
+        return other is None or other[(i + 3) % 6] == board[c][i]
+
+    golden = all(matches(c, i) for c in board for i in range(6))
+    red = [(c, i) for c, sides in board.items() for i in range(6) if sides[i] == "R"]
+    ends = [(c, i) for c, i in red if (c[0] + steps[i][0], c[1] + steps[i][1]) not in board]
+    start, entry = (ends or red)[0]
+    cell, seen = start, 0
+    while True:
+        seen += 1
+        exit_ = next(i for i in range(6) if i != entry and board[cell][i] == "R")
+        nxt = (cell[0] + steps[exit_][0], cell[1] + steps[exit_][1])
+        if nxt not in board or nxt == start:
+            return seen, nxt == start, golden
+        cell, entry = nxt, (exit_ + 3) % 6
+
+
+@pytest.mark.parametrize("target, path", [("line", SOLVED_LINE), ("loop", SOLVED_LOOP)])
+def test_solitaire_a_known_solution_is_recognised_as_solved(target: str, path: Path) -> None:
+    events = _fixture_events(path)
+    run, closed, golden = _red_run_without_the_engine(events)
+    assert golden and run == 42 and closed == (target == "loop")
+    assert sum(e["ev"] == "place" for e in events) == 56
+    out = replayed(events, mode="solitaire", target=target)
+    assert out["violations"] == [] and out["solved"] is True and out[f"red_{target}"] == 42
+
+
+def test_solitaire_is_not_solved_one_tile_short_or_against_the_loop_target() -> None:
+    events = _fixture_events(SOLVED_LINE)
+    short = replayed(events[:-2], mode="solitaire", target="line")
+    assert short["violations"] == [] and short["placed"] == 55 and short["solved"] is False
+    loop = replayed(events, mode="solitaire", target="loop")
+    assert loop["violations"] == [] and loop["solved"] is False
+
+
+@pytest.mark.parametrize("target, seed", [("line", 3), ("loop", 70)])
+def test_solitaire_the_search_helper_finds_a_game_the_engine_accepts(
+    target: str, seed: int
+) -> None:
+    search = Search(random.Random(seed), target, 5000)  # these seeds solve in under 1000 nodes
+    moves = search.run()
+    assert moves is not None
+    out = replayed(solitaire_events(moves, target)[1:], mode="solitaire", target=target)
+    assert out["violations"] == [] and out["solved"] is True
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), mode=st.sampled_from(["solitaire", "gobble"]),
+       cut=st.integers(1, 120))
+def test_undo_after_any_accepted_step_gives_back_the_state_before_it(
+    seed: int, mode: str, cut: int
+) -> None:
+    rng = random.Random(seed)
+    _, events = random_solitaire(rng) if mode == "solitaire" else random_gobble(rng)
+    events = events[: min(cut, len(events))]
+    header = {"mode": mode, "players": 1} if mode == "gobble" else {"mode": mode}
+    before = replayed(events[:-1], **header)
+    after = replayed([*events, {"ev": "undo"}], **header)
+    assert after["violations"] == []
+    for k in ("placed", "drawn", "bag", "tiles", "discard", "gobbles", "reward"):
+        assert after.get(k) == before.get(k), k
+
+
+def test_solitaire_undo_of_a_place_leaves_the_tile_drawn_and_of_a_draw_returns_it() -> None:
+    s = Solitaire()
+    s.draw(12)
+    s.place(Placement(12, 0, 0, 0))
+    s.undo()
+    assert s.placed == 0 and s.drawn == 12
+    s.undo()
+    assert s.drawn is None
+    assert refusal(s.undo) == NOTHING_TO_UNDO
 
 
 # ---------------------------------------------------------------------------- Rainbow
