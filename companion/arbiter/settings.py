@@ -29,8 +29,8 @@ predates them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, TypeVar
 
 from companion.arbiter.signing import ClubKeyError, club_key
 from companion.keys import PublicKey
@@ -70,6 +70,9 @@ key_file = ""
 topic_prefix = "companion"
 keepalive_s = 30
 """
+
+
+_S = TypeVar("_S")
 
 
 class SettingsError(ValueError):
@@ -123,37 +126,32 @@ def _section(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return value
 
 
+def _read(cls: type[_S], config: Mapping[str, Any], name: str) -> _S:
+    """The dataclass ``cls`` from section ``name``: each field read as its default's type
+    (absent keys keep the default); a value of the wrong kind is refused, naming the key."""
+    section = _section(config, name)
+    defaults = cls()
+    values: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        default = getattr(defaults, f.name)
+        raw = section.get(f.name, default)
+        try:
+            values[f.name] = type(default)(raw)
+        except (TypeError, ValueError):
+            raise SettingsError(
+                f"'{name}.{f.name}' must be a {type(default).__name__}, not {raw!r}"
+            ) from None
+    return cls(**values)
+
+
 def mqtt_settings(config: Mapping[str, Any]) -> MqttSettings:
-    s = _section(config, "mqtt")
-    d = MqttSettings()
-    return MqttSettings(
-        enabled=bool(s.get("enabled", d.enabled)),
-        host=str(s.get("host", d.host)),
-        port=int(s.get("port", d.port)),
-        username=str(s.get("username", d.username)),
-        password=str(s.get("password", d.password)),
-        tls=bool(s.get("tls", d.tls)),
-        ca_file=str(s.get("ca_file", d.ca_file)),
-        cert_file=str(s.get("cert_file", d.cert_file)),
-        key_file=str(s.get("key_file", d.key_file)),
-        topic_prefix=str(s.get("topic_prefix", d.topic_prefix)).strip("/") or d.topic_prefix,
-        keepalive_s=int(s.get("keepalive_s", d.keepalive_s)),
-    )
+    settings = _read(MqttSettings, config, "mqtt")
+    prefix = settings.topic_prefix.strip("/") or MqttSettings.topic_prefix
+    return replace(settings, topic_prefix=prefix)
 
 
 def arbiter_settings(config: Mapping[str, Any]) -> ArbiterSettings:
-    s = _section(config, "arbiter")
-    d = ArbiterSettings()
-    return ArbiterSettings(
-        pin_hash=str(s.get("pin_hash", d.pin_hash)),
-        pin_attempts=int(s.get("pin_attempts", d.pin_attempts)),
-        pin_lockout_s=float(s.get("pin_lockout_s", d.pin_lockout_s)),
-        club_key=str(s.get("club_key", d.club_key)),
-        command_max_age_s=float(s.get("command_max_age_s", d.command_max_age_s)),
-        arbiter_key=str(s.get("arbiter_key", d.arbiter_key)),
-        key_file=str(s.get("key_file", d.key_file)),
-        keyring=str(s.get("keyring", d.keyring)),
-    )
+    return _read(ArbiterSettings, config, "arbiter")
 
 
 def table_number(config: Mapping[str, Any]) -> int:
