@@ -126,6 +126,9 @@ def _section(config: Mapping[str, Any], name: str) -> Mapping[str, Any]:
     return value
 
 
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+
+
 def _read(cls: type[_S], config: Mapping[str, Any], name: str) -> _S:
     """The dataclass ``cls`` from section ``name``: each field read as its default's type
     (absent keys keep the default); a value of the wrong kind is refused, naming the key."""
@@ -139,7 +142,7 @@ def _read(cls: type[_S], config: Mapping[str, Any], name: str) -> _S:
             values[f.name] = type(default)(raw)
         except (TypeError, ValueError):
             raise SettingsError(
-                f"'{name}.{f.name}' must be a {type(default).__name__}, not {raw!r}"
+                f"'{name}.{f.name}' must be {_KINDS[type(default)]}, not {raw!r}"
             ) from None
     return cls(**values)
 
