@@ -93,3 +93,24 @@ def timed_events(
             raise MalformedInput(f"time goes backwards: t={t} after t={last}", number)
         last = float(t)
         yield number, event, last
+
+
+def correction_head(
+    obj: Mapping[str, Any], *, game: str, whats: Sequence[str], line: int | None = None
+) -> dict[str, Any]:
+    """What every arbiter correction of a keypad game must say: which kind (one of ``whats``),
+    why (a non-empty ``reason``: corrections are never made without one) and who made it
+    (``by``); :class:`MalformedInput` naming what is missing. The game checks the rest."""
+    what = obj.get("what")
+    if what not in whats:
+        raise MalformedInput(
+            f"unknown {game} correction {what!r} (expected one of {', '.join(whats)})", line
+        )
+    reason = obj.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        raise MalformedInput(f'a {what!r} correction needs a "reason": corrections are never '
+                             "made without one", line)
+    by = obj.get("by")
+    if not isinstance(by, str):
+        raise MalformedInput(f'a {what!r} correction needs "by" (who made it: "arbiter")', line)
+    return {"what": what, "reason": reason.strip(), "by": by}

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.scenario import MalformedInput
+from companion.scenario import MalformedInput, correction_head
 from companion.tantrix.game import Game, IllegalPlacement, Placement
 from companion.tantrix.tiles import COLOURS
 
@@ -66,18 +66,8 @@ def _int(obj: Mapping[str, Any], key: str, lo: int, hi: int, line: int | None) -
 def parse_correction(obj: Mapping[str, Any], line: int | None = None) -> dict[str, Any]:
     """The correction's fields checked for shape (MalformedInput when it says nothing
     definite); whether it may be applied is decided in the fold."""
-    what = obj.get("what")
-    if what not in WHATS:
-        raise MalformedInput(f"unknown Tantrix correction {what!r} (expected one of "
-                             f"{', '.join(WHATS)})", line)
-    reason = obj.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        raise MalformedInput(f'a {what!r} correction needs a "reason": corrections are never '
-                             "made without one", line)
-    by = obj.get("by")
-    if not isinstance(by, str):
-        raise MalformedInput(f'a {what!r} correction needs "by" (who made it: "arbiter")', line)
-    out: dict[str, Any] = {"what": what, "reason": reason.strip(), "by": by}
+    out = correction_head(obj, game="Tantrix", whats=WHATS, line=line)
+    what = out["what"]
     if what == TAKE_BACK and obj.get("tile") is not None:
         out["tile"] = _int(obj, "tile", 1, 56, line)
     elif what == MOVE:

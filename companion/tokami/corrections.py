@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.scenario import MalformedInput
+from companion.scenario import MalformedInput, correction_head
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.turns import Turn
 
@@ -50,18 +50,8 @@ MAX_NOTE = 500
 def parse_correction(obj: Mapping[str, Any], line: int | None = None) -> dict[str, Any]:
     """The correction's fields checked for shape (MalformedInput when it says nothing
     definite); whether it may be applied is decided in the fold."""
-    what = obj.get("what")
-    if what not in WHATS:
-        raise MalformedInput(f"unknown Tokami correction {what!r} (expected one of "
-                             f"{', '.join(WHATS)})", line)
-    reason = obj.get("reason")
-    if not isinstance(reason, str) or not reason.strip():
-        raise MalformedInput(f'a {what!r} correction needs a "reason": corrections are never '
-                             "made without one", line)
-    by = obj.get("by")
-    if not isinstance(by, str):
-        raise MalformedInput(f'a {what!r} correction needs "by" (who made it: "arbiter")', line)
-    out: dict[str, Any] = {"what": what, "reason": reason.strip(), "by": by}
+    out = correction_head(obj, game="Tokami", whats=WHATS, line=line)
+    what = out["what"]
     if what == TURN:
         index = obj.get("index")
         if isinstance(index, bool) or not isinstance(index, int) or index < 1:
