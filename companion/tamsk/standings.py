@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.tournament.record import Column, GameRecord, header_int, header_names
+from companion.tournament.record import Column, GameRecord, record_of_result
 
 COLUMNS = (
     Column("points", "Points", "game points", "win 1, tie ½, loss 0 (a forfeit or a bye: 1)"),
@@ -40,15 +40,4 @@ def contributions(record: GameRecord) -> dict[str, dict[str, float]]:
 def record(header: Mapping[str, Any], state: Mapping[str, Any]) -> GameRecord:
     from companion.tamsk.arbiter import result
 
-    outcome = result(state)
-    names = header_names(header, outcome.colours)
-    winner = outcome.winner
-    return GameRecord(
-        players=tuple(names[c] for c in outcome.colours),
-        winner=names[winner] if winner in names else winner,
-        round=header_int(header, "round"),
-        table=header_int(header, "table"),
-        forfeit=outcome.forfeit,
-        score={names[c]: v for c, v in outcome.score.items()},
-        reason=outcome.reason,
-    )
+    return record_of_result(header, result(state))

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from companion.arbiter.kinds import GameResult
 
 TIE = "tie"
 
@@ -74,3 +77,19 @@ def header_names(header: Mapping[str, Any], colours: list[str]) -> dict[str, str
 def header_int(header: Mapping[str, Any], key: str) -> int | None:
     value = header.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def record_of_result(header: Mapping[str, Any], outcome: GameResult) -> GameRecord:
+    """A two-player game's :class:`GameRecord` from its arbiter facet's result: colours become
+    the header's names, round and table come from the header."""
+    names = header_names(header, outcome.colours)
+    winner = outcome.winner
+    return GameRecord(
+        players=tuple(names[c] for c in outcome.colours),
+        winner=names[winner] if winner in names else winner,
+        round=header_int(header, "round"),
+        table=header_int(header, "table"),
+        forfeit=outcome.forfeit,
+        score={names[c]: v for c, v in outcome.score.items()},
+        reason=outcome.reason,
+    )
