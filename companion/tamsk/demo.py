@@ -318,11 +318,13 @@ def result_line(state: dict[str, Any]) -> str:
 
 def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     result = asyncio.run(run_demo(speed=speed, journal_dir=journal_dir, gif=gif))
-    state = result["state"]
     print()
+    from companion.simulate import simulate_file
     from companion.tamsk.simulate import summary
 
-    state_view = dict(state)
+    # The game as its journal ends, exactly as ``companion simulate`` and the replay's last
+    # position show it (the live table has lingered on after the end: its sand ran on).
+    state_view = simulate_file(result["journal"])
     print(summary(state_view))  # the ``companion simulate`` contract: English, always
     print()
     print(result_line(state_view))
