@@ -101,3 +101,23 @@ def test_the_broker_setup_writes_the_files_the_steps_copy(tmp_path: Path) -> Non
     assert {"mosquitto.conf", "ca.crt", "tables/table-3.toml"} <= named
     for name in named | {"passwd", "acl", "ca.key", "tables/arbiter.toml"}:
         assert (setup.folder / name).is_file(), name
+
+
+# ------------------------------------------------------------------ notation examples
+
+
+def test_the_notation_examples_read_back_and_show_no_float_noise(tmp_path: Path) -> None:
+    from companion.simulate import load
+    from companion.tamsk.notation import parse_line
+
+    guide = text(REPO / "docs" / "replay.md")
+    example = next(b for b in re.findall(r"```\n(.*?)```", guide, flags=re.S)
+                   if b.startswith("; companion notation"))
+    seconds = re.findall(r"\((\d+\.\d+)\)", example)
+    assert seconds and all(len(s.split(".")[1]) <= 6 for s in seconds), seconds
+    path = tmp_path / "example.txt"
+    path.write_text(example, encoding="utf-8")
+    assert len(load(path).scenario.events) > 6  # read as the game it shows, no line refused
+    readme = re.search(r"one move per line: (.+)", text(REPO / "README.md"))
+    assert readme is not None
+    assert [e["ev"] for e in parse_line(readme.group(1), 1)] == ["release", "ring"]
