@@ -95,3 +95,15 @@ def test_microseconds_never_move_a_time_earlier() -> None:
 
     for t in (12.367077057054303, 0.1 + 0.2, 5.0, 59.9999999):
         assert microseconds(t) >= t and round(microseconds(t), 6) == microseconds(t)
+
+
+def test_the_screen_echoes_typed_digits_as_the_space_they_name(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    rig.keys(3.0, "33")
+    rig.sample(3.5, "typed")
+    rig.run(until=4.0)
+    view = rig.samples["typed"]["view"]
+    assert view["entry"] == "33"
+    as_typed = screen(view, **OLED)
+    assert as_typed.tobytes() == screen({**view, "entry": "c3"}, **OLED).tobytes()
+    assert as_typed.tobytes() != screen({**view, "entry": "d3"}, **OLED).tobytes()
