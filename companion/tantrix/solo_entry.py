@@ -18,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.i18n import _
 from companion.tantrix import messages as say
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.game import IllegalPlacement, Placement
 from companion.tantrix.geometry import Cell, distance
 from companion.tantrix.layout import Layout
@@ -264,8 +266,11 @@ class SoloEntry:
         if refused is not None:
             self._mode = TILE
             return replace(self._screen(), error=str(refused), refused=event)
-        if event["ev"] == "place":
-            self._note = say.LAID.format(tile=event["tile"], q=event["q"], r=event["r"])
+        if event["ev"] == "place" and not isinstance(self.game, GobbleRace):
+            table = self.game.table  # named as the map shows the table now the tile lies
+            names = CellNames.of([p.cell for p in table.placements] + table.forced_spaces())
+            cell = names.name(int(event["q"]), int(event["r"]))
+            self._note = _(say.LAID).format(tile=event["tile"], cell=cell)
         return self._screen(actions=(event,))
 
     def _error(self, reason: str) -> SoloScreen:
