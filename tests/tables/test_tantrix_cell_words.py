@@ -99,7 +99,9 @@ def test_a_tile_laid_above_the_top_row_renames_the_rows_in_the_note() -> None:
     assert entry.press("#").prompt.startswith(f"tile {tile} placed at b2. ")
 
 
-@pytest.mark.parametrize(("lang", "words"), [("fr", "tuile 7 posée en "), ("cs", "destička 7 položena na ")])
+@pytest.mark.parametrize(
+    ("lang", "words"), [("fr", "tuile 7 posée en "), ("cs", "destička 7 položena na ")]
+)
 def test_the_placement_note_is_said_in_the_players_language(lang: str, words: str) -> None:
     i18n.use(lang)
     game = Game(["red", "yellow"])
