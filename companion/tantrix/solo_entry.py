@@ -283,7 +283,7 @@ class SoloEntry:
             cells = self._cells()
             return SoloScreen(
                 PLACE,
-                say.PLACE_PROMPT.format(tile=p.tile, at=cells.index(p.cell) + 1, of=len(cells)),
+                _(say.PLACE_PROMPT).format(tile=p.tile, at=cells.index(p.cell) + 1, of=len(cells)),
                 tile=p.tile,
                 colours=TILES[p.tile].sides(p.rot),
                 spot=p.cell,
@@ -299,22 +299,22 @@ class SoloEntry:
             lines = tuple(f"{i + 1} {item}" for i, item in enumerate(items))
             return SoloScreen(MENU, "menu", lines=lines, cursor=self._cursor, actions=actions)
         if self._mode == LIFT:
-            return SoloScreen(LIFT, say.LIFT_PROMPT.format(typed=self._typed), typed=self._typed,
+            return SoloScreen(LIFT, _(say.LIFT_PROMPT).format(typed=self._typed), typed=self._typed,
                               actions=actions)
         if isinstance(g, GobbleRace):
             n = len(g.players)
             prompt = (
-                say.RACE_PROMPT.format(n=n) if self._who is None
-                else say.RACE_WHO.format(player=g.players[self._who], n=n)
+                _(say.RACE_PROMPT).format(n=n) if self._who is None
+                else _(say.RACE_WHO).format(player=g.players[self._who], n=n)
             )
             return SoloScreen(TILE, prompt, actions=actions)
         drawn = None if isinstance(g, (Rainbow, GobbleRace)) else g.drawn
         if drawn is not None:
-            prompt = say.DRAWN_PROMPT.format(tile=drawn)
+            prompt = _(say.DRAWN_PROMPT).format(tile=drawn)
         elif isinstance(g, Rainbow):
-            prompt = say.RAINBOW_PROMPT.format(typed=self._typed)
+            prompt = _(say.RAINBOW_PROMPT).format(typed=self._typed)
         else:
-            prompt = say.TURN_OVER_PROMPT.format(typed=self._typed)
+            prompt = _(say.TURN_OVER_PROMPT).format(typed=self._typed)
         if self._note and not self._typed:
             prompt = f"{self._note}. {prompt}"
         return SoloScreen(TILE, prompt, typed=self._typed, actions=actions)

@@ -132,3 +132,13 @@ def test_a_rainbow_tile_laid_is_named_as_the_map_does(s: Seat) -> None:
     view = s.view
     assert CellNames.of_view(view).name(0, 0) == "b2"
     assert view["entry"]["prompt"].startswith(f"tile {tile} laid at b2. ")
+
+
+def test_the_solo_note_and_prompt_are_said_in_french(s: Seat) -> None:
+    """The solo screen draws the prompt's last sentence: it, and the note before it, are the
+    catalog's, not English left behind."""
+    i18n.use("fr")
+    s.table.start_solo("rainbow", puzzle="blue")
+    tile = int(s.view["puzzle_tiles"][0])
+    lay_solo(s, Placement(tile, 0, 0, 0))
+    assert s.view["entry"]["prompt"] == f"tuile {tile} posée en b2. tuile n° ? _  D: menu"
