@@ -173,7 +173,8 @@ class KeypadEntry:
                 return self._drawn(g, number)
             at = self.game.where_is(number)
             if at is not None:
-                return self._error(f"tile {number} already lies at {at[0]}, {at[1]}")
+                # the engine's form, "(q, r)": the journal keeps it, the screen names the cell
+                return self._error(f"tile {number} already lies at ({at[0]}, {at[1]})")
             if self.game.is_over:
                 return self._error("the game is over")
             if not self._offer(number):

@@ -6,6 +6,9 @@ or loop) and, under ``"entry"``, the keypad dialogue. What it shows follows the 
 
 * ``tile`` (typing the number on the back of a tile): the table screen; on a tall panel the
   whole board is drawn above it, forced spaces marked;
+* every map (the board, the small ones) letters its rows down the left edge and numbers its
+  columns along the top, as :class:`~companion.tantrix.cellnames.CellNames` names the cells in
+  every message (:class:`MapFrame` says where each name stands);
 * ``place`` (choosing spot and rotation): a small map around the candidate spot with the tile
   drawn there as turned, which legal spot this is (``2/5``), the rotation, and whether it fits;
 * ``menu``, ``scores``, ``forced``, ``undo``: the D menu and what it opens;

@@ -18,6 +18,7 @@ from companion import i18n
 from companion.tantrix.cellnames import CellNames
 from companion.tantrix.entry import KeypadEntry
 from companion.tantrix.game import Game, Placement
+from companion.tantrix.screens import refusal_title
 from tests.tables.driving import Seat, end_turn, lay_solo, play_events, seat
 from tests.tantrix.test_tantrix_entry import C_SHAPE, table, type_keys
 
@@ -142,3 +143,17 @@ def test_the_solo_note_and_prompt_are_said_in_french(s: Seat) -> None:
     tile = int(s.view["puzzle_tiles"][0])
     lay_solo(s, Placement(tile, 0, 0, 0))
     assert s.view["entry"]["prompt"] == f"tuile {tile} posée en b2. tuile n° ? _  D: menu"
+
+
+def test_a_tile_already_on_the_table_is_refused_naming_its_cell_as_the_map_does(
+    s: Seat,
+) -> None:
+    s.table.start_game(["red", "yellow"])
+    play_events(s, [{"ev": "place", "tile": 1, "q": 0, "r": 0, "rot": 0}, {"ev": "done"}])
+    s.press("1#")
+    view = s.view
+    assert view["error"] == "tile 1 already lies at (0, 0)"  # as journaled
+    _title, words = refusal_title(CellNames.of_view(view).in_text(view["error"]))
+    assert words == "tile 1 already lies at b2"
+    i18n.use("fr")
+    assert refusal_title(CellNames.of_view(view).in_text(view["error"]))[1].endswith(" b2")

@@ -120,7 +120,7 @@ def test_mistyped_numbers_are_explained(keys: str, reason: str) -> None:
 def test_a_tile_already_on_the_table_is_refused_with_its_place() -> None:
     entry = KeypadEntry(table(C_SHAPE))
     screen = type_keys(entry, "7#")[-1]
-    assert screen.error == "tile 7 already lies at 1, 0"
+    assert screen.error == "tile 7 already lies at (1, 0)"  # the screen names the cell
 
 
 def test_a_tile_that_fits_nowhere_is_refused() -> None:
