@@ -358,7 +358,7 @@ _GAP = 2
 #: and the least gap between two column numbers; closer rows or columns are named every other
 #: (every third...) instead.
 _ROW_PITCH = 8.0
-_NUMBER_GAP = 1.0
+_NUMBER_GAP = 2.5
 
 Box = tuple[int, int, int, int]
 
