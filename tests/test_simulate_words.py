@@ -58,3 +58,12 @@ def test_the_tamsk_summary_names_the_end_in_the_rule_book_words(
                                                               "simulate", path)
     assert "Konec hry: červený (rozhodnutí časem)" in run(capsys, "--lang", "cs",
                                                           "simulate", path)
+
+
+def test_a_tantrix_solo_summary_is_in_the_players_language(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(SCENARIOS / "tantrix" / "g37_gobble_solved.jsonl")
+    assert "Tantrix Gobble solo: " in run(capsys, "simulate", path)
+    assert "Tantrix Gobble solo : " in run(capsys, "--lang", "fr", "simulate", path)
+    assert "VYŘEŠENO" in run(capsys, "--lang", "cs", "simulate", path)
+

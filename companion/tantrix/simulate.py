@@ -354,7 +354,7 @@ def summary(
     import gettext, but the words are marked here, where they are written.
     """
     if result.get("mode") in MODES[1:]:
-        return solo.summary(result)
+        return solo.summary(result, _)
     phases = {"restricted": pgettext("phase", "restricted"), "final": pgettext("phase", "final")}
     out = [
         _("Tantrix, {players}: {placed} tiles placed, bag {bag} ({phase} phase)").format(
