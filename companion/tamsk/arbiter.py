@@ -37,6 +37,8 @@ from companion.tamsk.game import Game, Rules
 from companion.tamsk.simulate import rules_from_header
 from companion.tamsk.words import colour_word, penalty_in_words, refusal_in_words
 
+#: The unit of a result's margin (:func:`result`): the standings' tie-break says it.
+MARGIN_UNIT = "rings"
 LOW_SAND_S = 10.0
 OPTIONS_FILE = "tournament.json"
 
