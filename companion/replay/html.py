@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from html import escape
 
 from companion.i18n import _, language
+from companion.i18n import say as say_remark
 from companion.replay.kinds import of
 from companion.replay.model import Replay
 from companion.replay.palette import Ink, hex_of
@@ -81,10 +82,10 @@ SCRIPT = """
     }
     where.textContent = (i + 1) + '/' + F.length + '  ' + f.clock;
     marks.textContent = '';
-    f.marks.forEach(function (m) {
+    f.marks.forEach(function (m, k) {
       var d = document.createElement('div');
       d.textContent = m;
-      if (m.indexOf('refused') === 0) d.className = 'refused';
+      if (f.refused.indexOf(k) >= 0) d.className = 'refused';
       marks.appendChild(d);
     });
     cursorAt(f.t);
@@ -198,8 +199,9 @@ def page(replay: Replay) -> str:
     #: where each frame sits on the chart (its time; a Tokami record without times: its number)
     at = game.axis(replay)
     frames = [
-        {"t": round(x, 3), "clock": clock(f.t), "label": f.label, "marks": list(f.marks),
-         "svg": d}
+        {"t": round(x, 3), "clock": clock(f.t), "label": f.label,
+         "marks": [say_remark(m) for m in f.marks],
+         "refused": [k for k, m in enumerate(f.marks) if m.startswith("refused")], "svg": d}
         for f, d, x in zip(replay.frames, dyns, at, strict=True)
     ]
     items = []
@@ -211,8 +213,9 @@ def page(replay: Replay) -> str:
             cls.append("auto")
         number = f"{f.record}." if f.record else ""
         attr = f' class="{" ".join(cls)}"' if cls else ""
+        said = " / ".join(say_remark(m) for m in f.marks)
         items.append(
-            f'<li data-frame="{f.index}"{attr} title="{escape(" / ".join(f.marks))}">'
+            f'<li data-frame="{f.index}"{attr} title="{escape(said)}">'
             f'<span class="n">{number}</span><span class="label">{escape(f.label)}</span></li>'
         )
     w, h = size
