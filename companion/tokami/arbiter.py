@@ -88,7 +88,7 @@ class TokamiMirror:
 
     def card(self, out: dict[str, Any], *, elapsed: float, online: bool, board: str) -> None:
         keypad.keypad_card(out, NAME, self.state(), self.header, elapsed=elapsed, online=online,
-                           board=board, header_fields=HEADER_FIELDS)
+                           board=board, header_fields=HEADER_FIELDS, words=refused_words)
 
 
 def mirror(header: Mapping[str, Any]) -> TokamiMirror | None:
@@ -108,7 +108,13 @@ def snapshot_card(
     board: str,
 ) -> bool:
     return keypad.snapshot_card(out, NAME, state, header, elapsed=elapsed, online=online,
-                                board=board, header_fields=HEADER_FIELDS)
+                                board=board, header_fields=HEADER_FIELDS, words=refused_words)
+
+
+def refused_words(state: Mapping[str, Any], player: str, detail: str) -> tuple[str, str]:
+    """A refused turn (or correction) on the page in the arbiter's language; the player is a
+    name, kept as it is."""
+    return player, correction_refusal_in_words(detail)
 
 
 def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
