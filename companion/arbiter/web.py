@@ -850,8 +850,11 @@ const W = __WORDS__;  // the page's words in the arbiter's language (gettext, se
 function fmt(text, values) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
-function word(key) {  // a code the tables send (a colour, a status), as a word
-  return Object.prototype.hasOwnProperty.call(W.words, key) ? W.words[key] : key;
+const KIND_WORDS = {};  // a game's own words for its codes (KIND_WORDS[kind][code])
+function word(key, kind) {  // a code the tables send (a colour, a status), as a word
+  const own = Object.prototype.hasOwnProperty;
+  const game = KIND_WORDS[kind] || {};
+  return own.call(game, key) ? game[key] : own.call(W.words, key) ? W.words[key] : key;
 }
 const CARDS = {};  // each game's part of a table's card: CARDS[kind] = (box, t) => ...
 const tables = {};
@@ -868,7 +871,7 @@ const COLOURS = {red: "#d22", yellow: "#e8c000", green: "#1a1", blue: "#26c"};
 const pictures = {};
 function named(t, p) {
   const n = (t.names || {})[p];
-  return n && n !== p ? `${n} (${word(p)})` : word(p);
+  return n && n !== p ? `${n} (${word(p, t.kind)})` : word(p, t.kind);
 }
 function picture(t) {
   // One <img> a table, fetched again only when its address (game and record) changes.
@@ -890,7 +893,7 @@ function line(text, attrs, colour) {
 }
 function result(t) {
   const w = t.winner;
-  const said = w === "tie" ? W.tie : (w ? fmt(W.wins, {player: word(w)}) : W.stopped);
+  const said = w === "tie" ? W.tie : (w ? fmt(W.wins, {player: word(w, t.kind)}) : W.stopped);
   return fmt(W.over, {result: said})
     + (t.reason ? ` (${word(t.reason)})` : "");
 }

@@ -191,6 +191,7 @@ def page_script() -> str:
         "points": _("{player}: {points} points (line {line}, loop {loop})"),
         "phases": {"restricted": pgettext("phase", "restricted"),
                    "final": pgettext("phase", "final")},
+        "colours": {c: _(c) for c in ("red", "yellow", "green", "blue")},
     }
     from companion.arbiter.web import script_json
 
@@ -263,6 +264,7 @@ def station(table: Any, clock: ClockLike) -> KeypadStation:
 
 _SCRIPT = r"""
 const TANTRIX_WORDS = __TANTRIX_WORDS__;
+KIND_WORDS.tantrix = TANTRIX_WORDS.colours;
 function tantrixCell(s, q, r) {
   // The name the table's map gives cell (q, r) (the card's cells: name -> [q, r]).
   const hit = Object.entries(s.cells || {}).find(([, c]) => c[0] === q && c[1] === r);
