@@ -319,13 +319,35 @@ def result_line(state: dict[str, Any]) -> str:
         result=words, reason=reason_in_words(state.get("reason")))
 
 
-def next_steps(journal: Path, key: Path | None) -> list[str]:
+def invoked_as(argv0: str | None = None) -> str:
+    """How to run ``companion`` again from here, as this run was started: ``companion`` when
+    that is the one on the PATH, ``python -m companion`` for a module run, else the script's
+    path (relative when it is under the current folder, as ``.venv/bin/companion`` from
+    ``make demo``)."""
+    import os
+    import shutil
+
+    script = Path(argv0 if argv0 is not None else sys.argv[0])
+    if script.name == "__main__.py":
+        return f"{Path(sys.executable).name} -m companion"
+    on_path = shutil.which("companion")
+    if on_path and script.name == "companion" and os.path.realpath(on_path) == os.path.realpath(
+            script if script.parent != Path() else on_path):
+        return "companion"
+    try:
+        return str(script.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(script.resolve())
+
+
+def next_steps(journal: Path, key: Path | None, program: str | None = None) -> list[str]:
     """The two commands to try next, their labels in one column however long the players'
     language makes them."""
+    program = program or invoked_as()
     step, check = _("step through it:"), _("check it:")
     width = max(len(step), len(check)) + 1
-    verify = f".venv/bin/companion verify {journal}" + (f" --key {key}" if key else "")
-    return [f"  {step:{width}}.venv/bin/companion replay {journal}",
+    verify = f"{program} verify {journal}" + (f" --key {key}" if key else "")
+    return [f"  {step:{width}}{program} replay {journal}",
             f"  {check:{width}}{verify}"]
 
 
