@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image
 
 from companion.clock import FakeClock
-from companion.i18n import _
+from companion.i18n import _, pgettext
 from companion.inputs import RawInput
 from companion.notation import format_time
 from companion.screens import upscale
@@ -308,8 +308,7 @@ def save_gif(frames: list[tuple[Image.Image, float]], path: Path, speed: float) 
 
 
 def result_line(state: dict[str, Any]) -> str:
-    """How the demo game ended, in the players' language (the summary above it is the
-    ``simulate`` contract and stays English)."""
+    """How the demo game ended, in the players' language."""
     if not state.get("over"):
         return _("{player} to move").format(player=colour_word(str(state.get("turn"))))
     winner = state.get("winner")
@@ -360,7 +359,8 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     # The game as its journal ends, exactly as ``companion simulate`` and the replay's last
     # position show it (the live table has lingered on after the end: its sand ran on).
     state_view = simulate_file(result["journal"])
-    print(summary(state_view))  # the ``companion simulate`` contract: English, always
+    # What ``companion simulate`` prints, in the players' language (its JSON stays English).
+    print(summary(state_view, _=_, pgettext=pgettext))
     print()
     print(result_line(state_view))
     print(_("journal: {path}").format(path=result["journal"]))
