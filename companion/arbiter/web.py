@@ -110,8 +110,8 @@ def page(arbiter: bool, *, nonce: str = "", csrf: str = "") -> str:
     scripts and correction fields (each registered game's arbiter facet) in the shared page,
     with the correction form for the arbiter.
 
-    The page's labels (``[[...]]`` in :data:`PAGE`, each listed in :data:`LABELS` with its
-    line breaks as spaces) are
+    The page's labels (``[[...]]`` in :data:`PAGE` and in the games' correction fields, each
+    listed in a ``LABELS`` with its line breaks as spaces) are
     translated here, on the server, and escaped for HTML; the words its script writes come as
     one JSON object (``W``, :func:`page_words`) inside the script the CSP nonce allows, so the
     page needs no translation file of its own and no second script.
@@ -123,8 +123,8 @@ def page(arbiter: bool, *, nonce: str = "", csrf: str = "") -> str:
             scripts.append(game.page_script())
             own = game.correction_fields()
             if own:  # each game's fields apart: only the chosen table's game's are sent
-                fields.append(f'<fieldset data-kind="{name}">{own}</fieldset>')
-    out = _LABEL.sub(lambda m: html.escape(_(_one_line(m[1]))), PAGE)
+                fields.append(f'<fieldset data-kind="{name}">{labels(own)}</fieldset>')
+    out = labels(PAGE)
     out = out.replace("__LANG__", i18n.language()).replace("__WORDS__", script_json(page_words()))
     out = out.replace("__FIELDS__", "".join(fields)).replace("__GAMES__", "".join(scripts))
     out = out.replace("__NONCE__", nonce).replace("__CSRF__", csrf)
@@ -152,6 +152,13 @@ _LABEL = re.compile(r"\[\[(.+?)\]\]", re.S)
 
 def _one_line(label: str) -> str:
     return " ".join(label.split())
+
+
+def labels(markup: str) -> str:
+    """``markup`` with each ``[[label]]`` in the arbiter's language, escaped for HTML (a text
+    or an attribute's value): the page's own labels and each game's correction fields, whose
+    labels its arbiter facet lists (``LABELS``) for the catalogs."""
+    return _LABEL.sub(lambda m: html.escape(_(_one_line(m[1]))), markup)
 
 
 def page_words() -> dict[str, Any]:

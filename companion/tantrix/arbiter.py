@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from companion.arbiter import keypad
 from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.scenario import MalformedInput
 from companion.tantrix.cellnames import CellNames
 from companion.tantrix.correction_words import correction_refusal_in_words
@@ -203,28 +203,56 @@ def correction_fields() -> str:
 
 
 _FIELDS = r"""
- <label title="take-back: a mis-entered tile leaves the table; move: the tile was laid
+ <label title="[[take-back: a mis-entered tile leaves the table; move: the tile was laid
 elsewhere (or turned otherwise, or was another tile); turn: whose turn it is; result: the
-arbiter decides the game (with hands only result)">what <select name="what">
+arbiter decides the game (with hands only result)]]">[[what]] <select name="what">
   <option>take-back</option><option>move</option><option>turn</option><option>result</option>
   </select></label>
- <label title="the tile's number, as on its back: 1 to 56 (take-back: empty for the last
-tile placed; move: the tile to move)">tile
+ <label title="[[the tile's number, as on its back: 1 to 56 (take-back: empty for the last
+tile placed; move: the tile to move)]]">[[tile]]
   <input name="tile" size="3" placeholder="17" data-field="number"></label>
- <label title="where the tile really is (move): the cell as named under each tile on the
-table's board and on the table's map (row letter, column number)">cell
+ <label title="[[where the tile really is (move): the cell as named under each tile on the
+table's board and on the table's map (row letter, column number)]]">[[cell]]
   <input name="cell" size="4" placeholder="c4" data-field="cell"></label>
- <label title="how the tile is turned, 0 to 5 steps of 60 degrees clockwise (move)">rot
+ <label title="[[how the tile is turned, 0 to 5 steps of 60 degrees clockwise (move)]]">[[rot]]
   <input name="rot" size="2" placeholder="0" data-field="number"></label>
- <label title="when it was really another tile: that tile's number (move; empty
-otherwise)">new tile <input name="new_tile" size="3" placeholder="" data-field="number"></label>
- <label title="the colour whose turn it is now: red, yellow, green or blue (turn)">player
+ <label title="[[when it was really another tile: that tile's number (move; empty
+otherwise)]]">[[new tile]]
+  <input name="new_tile" size="3" placeholder="" data-field="number"></label>
+ <label title="[[the colour whose turn it is now: red, yellow, green or blue (turn)]]">[[player]]
   <input name="player" size="6" placeholder="yellow" data-field="text"></label>
- <label title="a playing colour, or tie (result)">winner
+ <label title="[[a playing colour, or tie (result)]]">[[winner]]
   <input name="winner" size="6" placeholder="red" data-field="text"></label>
- <label title="the result is a forfeit, not the arbiter's ruling on the board (result)">forfeit
+ <label title="[[the result is a forfeit, not the arbiter's ruling on the board
+(result)]]">[[forfeit]]
   <input name="forfeit" type="checkbox" value="1" data-field="flag"></label>
 """
+
+#: The correction fields' labels and hints (``[[...]]`` in :data:`_FIELDS`, said in the
+#: arbiter's language by :func:`companion.arbiter.web.page`), marked for the catalogs.
+LABELS = (
+    N_("take-back: a mis-entered tile leaves the table; move: the tile was laid elsewhere "
+       "(or turned otherwise, or was another tile); turn: whose turn it is; result: the "
+       "arbiter decides the game (with hands only result)"),
+    N_("what"),
+    N_("the tile's number, as on its back: 1 to 56 (take-back: empty for the last tile "
+       "placed; move: the tile to move)"),
+    N_("tile"),
+    N_("where the tile really is (move): the cell as named under each tile on the table's "
+       "board and on the table's map (row letter, column number)"),
+    N_("cell"),
+    N_("how the tile is turned, 0 to 5 steps of 60 degrees clockwise (move)"),
+    N_("rot"),
+    N_("when it was really another tile: that tile's number (move; empty otherwise)"),
+    N_("new tile"),
+    N_("the colour whose turn it is now: red, yellow, green or blue (turn)"),
+    N_("player"),
+    N_("a playing colour, or tie (result)"),
+    N_("winner"),
+    N_("the result is a forfeit, not the arbiter's ruling on the board (result)"),
+    N_("forfeit"),
+)
+
 
 
 def result(state: Mapping[str, Any]) -> GameResult:

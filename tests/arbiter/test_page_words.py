@@ -3,11 +3,12 @@ its script writes handed over as JSON inside the page's one (nonce'd) script, an
 chosen by ``--lang``, ``[arbiter] language`` or ``[table] language``. English stays as it was.
 
 The last test opens the page in a headless Chromium (skipped when it is not installed) and
-reads a Tantrix table's card in Czech and in French.
+reads a Tantrix and a Tokami table's cards in Czech and in French.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 
 from companion import config, i18n
 from companion.arbiter import cli as arbiter_cli
+from companion.arbiter.kinds import arbiter_for
 from companion.arbiter.settings import ArbiterSettings, arbiter_settings
 from companion.arbiter.web import LABELS, PAGE, ArbiterServer, content_security_policy, page
 from tests.arbiter.keys import TrustingView
@@ -28,6 +30,8 @@ from tests.arbiter.test_web_games import (
     TANTRIX_HEADER,
     TANTRIX_MOVES,
     TANTRIX_REFUSED,
+    TOKAMI_HEADER,
+    TOKAMI_MOVES,
     ViewSource,
     chromium,
     journal,
@@ -45,6 +49,26 @@ def script_words(html: str) -> dict[str, Any]:
 def test_every_label_of_the_page_is_marked_for_the_catalogs() -> None:
     labels = {" ".join(text.split()) for text in re.findall(r"\[\[(.+?)\]\]", PAGE, re.S)}
     assert labels and labels <= set(LABELS)
+
+
+@pytest.mark.parametrize("kind", ["tamsk", "tantrix", "tokami"])
+def test_every_correction_field_label_is_marked_for_the_catalogs(kind: str) -> None:
+    facet = arbiter_for(kind)
+    assert facet is not None
+    own = facet.correction_fields()
+    marked = {" ".join(text.split()) for text in re.findall(r"\[\[(.+?)\]\]", own, re.S)}
+    module = importlib.import_module(f"companion.{kind}.arbiter")
+    assert marked and marked == set(module.LABELS)
+
+
+def test_the_correction_fields_are_in_the_arbiters_language() -> None:
+    i18n.use("fr")
+    html = page(arbiter=True)
+    assert ">sablier\n" in html and ">nouvelle tuile\n" in html  # Tamsk, Tantrix
+    assert 'title="le joueur, par son nom comme sur la fiche (score)"' in html  # Tokami
+    i18n.use("cs")
+    html = page(arbiter=True)
+    assert ">hodiny\n" in html and ">pole\n" in html and "[[" not in html
 
 
 def test_the_page_s_labels_stay_english_in_english() -> None:
@@ -128,6 +152,7 @@ def tantrix_page(tmp_path: Path) -> Iterator[int]:
                       [*TANTRIX_MOVES, TANTRIX_REFUSED])
     view = TrustingView(PREFIX)
     publish(view, 1, records, now=0.0)
+    publish(view, 2, journal(tmp_path / "tokami.jsonl", TOKAMI_HEADER, TOKAMI_MOVES), now=0.0)
     server = ArbiterServer(ViewSource(view), ArbiterSettings(), port=0).start()
     try:
         yield server.port
@@ -145,11 +170,13 @@ def _dom(exe: str, port: int, profile: Path) -> str:
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("cs", ["Stůl 1: Ada (červená) – Bo (žlutá) (", "na tahu: Bo (žlutá)",
-            "položeno destiček: 3, v pytlíku", "vynucená pole: c2"]),
+            "položeno destiček: 3, v pytlíku", "vynucená pole: c2",
+            "na kříži zbývá kostek: ", "zakázaná kostka: "]),
     ("fr", ["Table 1 : Ada (rouge) – Bo (jaune) (", "au tour de : Bo (jaune)",
-            "3 tuiles posées, sac", "espaces forcés : c2"]),
+            "3 tuiles posées, sac", "espaces forcés : c2",
+            "blocs restent sur la croix", "bloc interdit : "]),
 ])
-def test_a_browser_shows_a_tantrix_card_in_the_arbiters_language(
+def test_a_browser_shows_keypad_cards_in_the_arbiters_language(
     tantrix_page: int, tmp_path: Path, lang: str, expected: list[str],
 ) -> None:
     exe = chromium()
