@@ -23,6 +23,7 @@ from companion.arbiter import cli as arbiter_cli
 from companion.arbiter.kinds import arbiter_for
 from companion.arbiter.settings import ArbiterSettings, arbiter_settings
 from companion.arbiter.web import LABELS, PAGE, ArbiterServer, content_security_policy, page
+from tests.arbiter.conftest import wait_until
 from tests.arbiter.keys import TrustingView
 from tests.arbiter.test_page import CHROMIUM_FLAGS
 from tests.arbiter.test_web_games import (
@@ -187,3 +188,45 @@ def test_a_browser_shows_keypad_cards_in_the_arbiters_language(
     for text in expected:
         assert text in dom, (text, dom[-3000:])
     assert "(0, 0)" not in dom  # the forced space by its name on the map, never axial
+
+
+def test_the_correction_form_sends_a_cell_named_as_on_the_map_as_q_and_r(
+    tantrix_page: int, tmp_path: Path,
+) -> None:
+    """The arbiter types the name under the tile (``c2``); the table gets the engine's cell."""
+    exe = chromium()
+    if exe is None:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    from tests.replay.cdp import Browser
+
+    browser = Browser(exe, tmp_path / "cdp-profile")
+    try:
+        tab = browser.new_tab()
+        tab.send("Page.enable")
+        tab.send("Page.navigate",
+                 url=f"http://127.0.0.1:{tantrix_page}/arbiter?transport=poll&table=1")
+        tab.wait_for("Page.loadEventFired")
+        ready = "document.body.dataset.updates > 0 && !!document.getElementById('table-1')"
+        assert wait_until(lambda: tab.evaluate(ready) is True)
+        sent = tab.evaluate("""(async () => {
+          const bodies = [];
+          window.fetch = (url, options) => {  // what the page would POST, kept here
+            bodies.push(JSON.parse(options.body));
+            return Promise.resolve(new Response('{"detail": "sent"}', {status: 200}));
+          };
+          const form = document.getElementById("correct");
+          form.querySelector("fieldset:enabled [name=what]").value = "move";
+          form.elements.tile.value = "4";
+          form.elements.cell.value = "c2";
+          form.requestSubmit();
+          await new Promise(done => setTimeout(done, 200));
+          form.elements.cell.value = "z9";
+          form.requestSubmit();
+          await new Promise(done => setTimeout(done, 200));
+          return {bodies, reply: document.getElementById("reply").textContent};
+        })()""")
+    finally:
+        browser.close()
+    assert [b["correction"] for b in sent["bodies"]] == [
+        {"what": "move", "reason": "arbiter's ruling", "tile": 4, "q": 0, "r": 0}]
+    assert sent["reply"] == "no cell z9 on the table's map"  # nothing sent for it
