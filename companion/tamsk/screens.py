@@ -80,7 +80,7 @@ def table_screen(
     else:
         _draw_compact(draw, palette, state, width, height)
     if state.warning:
-        draw_warning_bar(draw, palette, state.warning, width, height)
+        draw_warning_bar(draw, palette, state.warning, width, height, page=state.warning_page)
     return image
 
 

@@ -107,3 +107,25 @@ def test_the_screen_echoes_typed_digits_as_the_space_they_name(tmp_path: Path) -
     as_typed = screen(view, **OLED)
     assert as_typed.tobytes() == screen({**view, "entry": "c3"}, **OLED).tobytes()
     assert as_typed.tobytes() != screen({**view, "entry": "d3"}, **OLED).tobytes()
+
+
+def test_a_long_warning_turns_its_lines_in_the_bar_and_stays_until_the_last(
+    tmp_path: Path,
+) -> None:
+    from companion.pages import PAGE_S
+    from companion.screens.layout import warning_lines
+
+    rig = make_rig(tmp_path)
+    rig.flip(3.0, "r1")
+    rig.press(4.0, "timer15.red")  # black does not move: a forfeit at 19.0, said in words
+    lines = len(warning_lines("Ben: time up, this turn and the next are lost", 128))
+    for i in range(lines):
+        rig.sample(19.5 + i * PAGE_S, f"line {i}")
+    rig.run(until=19.5 + lines * PAGE_S)
+    views = [rig.samples[f"line {i}"]["view"] for i in range(lines)]
+    assert lines >= 3  # longer than the six seconds a penalty notice stays at least
+    assert all(v["warning"] == "Ben: time up, this turn and the next are lost" for v in views)
+    assert [v["warning_page"] for v in views] == list(range(lines))
+    bars = {rig.samples[f"line {i}"]["image"].crop((0, 54, 128, 64)).tobytes()
+            for i in range(lines)}
+    assert len(bars) == lines  # each line of it drawn in turn
