@@ -181,15 +181,29 @@ def _headline(view: Mapping[str, Any]) -> tuple[str, str]:
             _("bag {n}").format(n=view.get("bag", 0)))
 
 
-def _phase_text(view: Mapping[str, Any]) -> str:
-    """``"restricted ! 2,-1 0,3"``: the phase, then the open forced spaces (or none)."""
+def _phase_text(view: Mapping[str, Any], room: int) -> str:
+    """``"restricted ! d2 b5"``: the phase, then the open forced spaces (or none), in ``room``
+    characters (forced spaces that do not fit are counted: ``+3``)."""
     phase = _("final phase") if view.get("phase") == "final" else _("restricted")
-    forced = _forced_text(view)
-    return f"{phase} ! {forced}" if forced else phase + _(", no forced")
+    cells = _forced_cells(view)
+    return with_cells(f"{phase} !", cells, room) if cells else clip(phase + _(", no forced"), room)
 
 
-def _forced_text(view: Mapping[str, Any]) -> str:
-    return CellNames.of_view(view).names(view.get("forced") or [])
+def _forced_cells(view: Mapping[str, Any]) -> list[str]:
+    names = CellNames.of_view(view)
+    return [names.name(int(c[0]), int(c[1])) for c in view.get("forced") or []]
+
+
+def with_cells(lead: str, cells: Sequence[str], room: int) -> str:
+    """``lead`` and as many of ``cells`` as fit in ``room`` characters, the others counted
+    (``"restricted ! j3 e5 +3"``): a name is never cut, and a player learns how many spaces
+    the line leaves out (the D menu's "Forced spaces" shows each of them)."""
+    for shown in range(len(cells), -1, -1):
+        rest = len(cells) - shown
+        text = " ".join([lead, *cells[:shown], *([f"+{rest}"] if rest else [])])
+        if len(text) <= room:
+            return text
+    return clip(f"{lead} +{len(cells)}", room)
 
 
 def _player_fill(palette: Palette, player: str | None) -> Colour:
@@ -653,7 +667,7 @@ def _draw_table(
         words = " ".join(f"{t}@{names.name(q, r)}" for t, q, r in fills)
         draw_text(draw, 1, y, clip(_(say.MUST_FILL).format(fills=words), room), palette.warning)
     else:
-        draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
+        draw_text(draw, 1, y, _phase_text(view, room), forced_ink)
     y += PITCH
     if hand_row:
         tiles = " ".join(str(t) for t in view.get("hand") or [])
@@ -717,8 +731,8 @@ def _draw_solo(
     bottom_y = height - LINE_HEIGHT
     lines = [str(x) for x in view.get("lines") or []]
     if not race:
-        forced = _forced_text(view)
-        lines.append(f"! {forced}" if forced else "no forced space")
+        cells = _forced_cells(view)
+        lines.append(with_cells("!", cells, room) if cells else _("no forced space"))
     if race and not tall:
         lines = lines[: (bottom_y - y) // PITCH]
     if tall and not race:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companion import i18n
 from companion.tamsk.game import Rules
 from companion.tamsk.screens import screen
@@ -129,3 +131,41 @@ def test_a_long_warning_turns_its_lines_in_the_bar_and_stays_until_the_last(
     bars = {rig.samples[f"line {i}"]["image"].crop((0, 54, 128, 64)).tobytes()
             for i in range(lines)}
     assert len(bars) == lines  # each line of it drawn in turn
+
+
+def footer_of(view: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> str:
+    """The text on the new-game menu's bottom line."""
+    from companion.screens import menus
+
+    said: list[str] = []
+    with monkeypatch.context() as m:
+        m.setattr(menus, "draw_footer",
+                  lambda draw, palette, text, width, height: said.append(text) or height - 12)
+        screen(view, **OLED)
+    return said[-1]
+
+
+def test_the_menu_footer_names_the_key_that_closes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = make_rig(tmp_path)
+    rig.keys(3.0, "D")  # the menu over the game in play
+    rig.sample(3.5, "menu")
+    rig.keys(4.0, "3")
+    rig.sample(4.5, "typed")
+    rig.keys(5.0, "*")  # the footer said "*: clear"
+    rig.sample(5.5, "cleared")
+    rig.keys(6.0, "*")  # the footer said "*: back"
+    rig.sample(6.5, "closed")
+    rig.run(until=7.0)
+    menu, typed = rig.samples["menu"]["view"], rig.samples["typed"]["view"]
+    assert menu["paused"] and footer_of(menu, monkeypatch).endswith("*: back")
+    assert footer_of(typed, monkeypatch).endswith("*: clear")
+    cleared = rig.samples["cleared"]["view"]
+    assert cleared["paused"] and cleared["entry"] == ""
+    assert not rig.samples["closed"]["view"]["paused"]
+    assert "D" not in footer_of(menu, monkeypatch)
+
+
+def test_with_no_game_the_menu_footer_offers_no_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "*" not in footer_of({"game": None, "entry": ""}, monkeypatch)
