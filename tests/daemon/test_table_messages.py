@@ -169,3 +169,20 @@ def test_the_menu_footer_names_the_key_that_closes_it(
 
 def test_with_no_game_the_menu_footer_offers_no_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "*" not in footer_of({"game": None, "entry": ""}, monkeypatch)
+
+
+def test_a_refusal_page_turn_asks_for_a_redraw_whether_or_not_sand_runs(tmp_path: Path) -> None:
+    from companion.pages import PAGE_S
+
+    rig = make_rig(tmp_path, rules=Rules(level=2))
+    rig.flip(3.0, "b1")  # black moves on red's turn: refused
+    rig.run(until=4.0)
+    table = rig.table
+    assert table.error is not None
+    page = table.view()["error_page"]
+    due = table.next_wakeup()
+    assert due is not None and due <= rig.clock.now() + PAGE_S
+    table.changed = False
+    rig.clock.set(due)
+    table.poll()
+    assert table.changed and table.view()["error_page"] == page + 1
