@@ -23,7 +23,8 @@ _MOVE = re.compile(r"^\d+$")
 
 
 def parse_at(text: str) -> tuple[str, float]:
-    """``--at``: a move number (``12``) or a time (``1:23.4``, ``83s``, ``83.5s``)."""
+    """``--at``: a move number (``12``: the position after move 12, numbered as in ``--list``
+    and the headings) or a time (``1:23.4``, ``83s``, ``83.5s``)."""
     text = text.strip()
     if _MOVE.match(text):
         return "move", float(int(text))
@@ -40,7 +41,7 @@ def parse_at(text: str) -> tuple[str, float]:
 
 def _at(replay: Replay, kind: str, value: float) -> Frame:
     if kind == "move":
-        return replay.frame_of_record(int(value))
+        return replay.frame_after_move(int(value))
     if value > replay.duration:
         raise ValueError(
             f"the record ends at {replay.duration:.1f} s: no position at {value:.1f} s"

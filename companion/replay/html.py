@@ -17,7 +17,7 @@ from html import escape
 
 from companion.i18n import _, language
 from companion.replay.kinds import of
-from companion.replay.model import Replay
+from companion.replay.model import Replay, where
 from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
 from companion.replay.shapes import FONT, Shape, svg_body
@@ -44,6 +44,7 @@ aside{flex:1 1 260px;max-height:90vh;overflow:auto;border:1px solid #c8c4ba;back
 #moves li:hover{background:#f1ede2}#moves li.current{background:#ffd24d}
 #moves li.refused .label{color:#a01e1e}#moves li.auto{color:#777;font-style:italic}
 #moves .n{display:inline-block;width:3.5em;color:#888;text-align:right;margin-right:6px}
+#moves li.aside .label{padding-left:1em}
 #notes{font-size:12px;color:#8a5a00}
 """
 
@@ -79,7 +80,7 @@ SCRIPT = """
       items[i].classList.add('current');
       items[i].scrollIntoView({block: 'nearest'});
     }
-    where.textContent = (i + 1) + '/' + F.length + '  ' + f.clock;
+    where.textContent = f.where + '  ' + f.clock;
     marks.textContent = '';
     f.marks.forEach(function (m) {
       var d = document.createElement('div');
@@ -198,8 +199,8 @@ def page(replay: Replay) -> str:
     #: where each frame sits on the chart (its time; a Tokami record without times: its number)
     at = game.axis(replay)
     frames = [
-        {"t": round(x, 3), "clock": clock(f.t), "label": f.label, "marks": list(f.marks),
-         "svg": d}
+        {"t": round(x, 3), "clock": clock(f.t), "where": where(f, replay.moves),
+         "label": f.label, "marks": list(f.marks), "svg": d}
         for f, d, x in zip(replay.frames, dyns, at, strict=True)
     ]
     items = []
@@ -209,7 +210,9 @@ def page(replay: Replay) -> str:
             cls.append("refused")
         if f.record is None and f.index:
             cls.append("auto")
-        number = f"{f.record}." if f.record else ""
+        if f.index and not f.move:
+            cls.append("aside")  # not a move: under the move before it, without a number
+        number = f"{f.number}." if f.move else ""
         attr = f' class="{" ".join(cls)}"' if cls else ""
         items.append(
             f'<li data-frame="{f.index}"{attr} title="{escape(" / ".join(f.marks))}">'

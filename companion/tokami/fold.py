@@ -29,7 +29,7 @@ from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.notation import group, line_kind
 from companion.tokami.notation import text as line_text
 from companion.tokami.setup import Setup
-from companion.tokami.simulate import EVENTS
+from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
 from companion.tokami.turns import Turn
 
 RULE_FIELDS = ("game", "players", "blocks", "rounds", "worthless", "round_ends_at")
@@ -186,7 +186,9 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         frames.append(
             Frame(len(frames), t, label, now, tuple(marks), record=k + 1, refused=bool(refused))
         )
-        lines.append(Line(text, "; ".join(marks)))
+        #: a move: a turn the rules accepted (not an undo, the end, a note or a correction)
+        moved = obj["ev"] not in CONTROL_EVENTS and not refused
+        lines.append(Line(text, "; ".join(marks), move=moved))
     return Replay(
         "tokami",
         header,
