@@ -39,7 +39,9 @@ def parse_at(text: str) -> tuple[str, float]:
     )
 
 
-def _at(replay: Replay, kind: str, value: float) -> Frame:
+def position_at(replay: Replay, kind: str, value: float) -> Frame:
+    """The frame ``--at`` shows (``kind`` and ``value`` from :func:`parse_at`): after a move,
+    or at a time; IndexError or ValueError saying why there is none."""
     if kind == "move":
         return replay.frame_after_move(int(value))
     if value > replay.duration:
@@ -121,7 +123,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.at is not None:
         kind, value = args.at
         try:
-            frame = _at(replay, kind, value)
+            frame = position_at(replay, kind, value)
         except (IndexError, ValueError) as exc:
             _say(prog, args.file, str(exc))
             return 2
