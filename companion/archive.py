@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from companion import journal, registry
+from companion.files import fsync_dir
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ def archive(folder: Path, before: date, now: datetime) -> tuple[Path | None, Pla
     target = write(folder, files, before, now)
     for path in files:
         path.unlink()
-    journal._fsync_dir(folder)
+    fsync_dir(folder)
     return target, found
 
 

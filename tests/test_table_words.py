@@ -65,3 +65,13 @@ def test_a_damaged_record_is_noticed_in_czech(tmp_path: Path) -> None:
     assert take_up(table, path)
     assert table.view().get("warning") == "záznam poškozen: viz verify"
     table.close()
+
+
+def test_the_demo_s_next_commands_keep_a_space_after_a_long_czech_label() -> None:
+    from companion.tamsk.demo import next_steps
+
+    i18n.use("cs")
+    step, check = next_steps(Path("/j/game.jsonl"), Path("/j/table.key.pub"))
+    assert step.startswith("  projít po krocích: .venv/bin/companion replay /j/game.jsonl")
+    assert check.index(".venv/bin/companion verify") == step.index(".venv/bin/companion replay")
+    assert check.endswith("--key /j/table.key.pub")

@@ -316,6 +316,16 @@ def result_line(state: dict[str, Any]) -> str:
         result=words, reason=reason_in_words(state.get("reason")))
 
 
+def next_steps(journal: Path, key: Path | None) -> list[str]:
+    """The two commands to try next, their labels in one column however long the players'
+    language makes them."""
+    step, check = _("step through it:"), _("check it:")
+    width = max(len(step), len(check)) + 1
+    verify = f".venv/bin/companion verify {journal}" + (f" --key {key}" if key else "")
+    return [f"  {step:{width}}.venv/bin/companion replay {journal}",
+            f"  {check:{width}}{verify}"]
+
+
 def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     result = asyncio.run(run_demo(speed=speed, journal_dir=journal_dir, gif=gif))
     state = result["state"]
@@ -328,10 +338,8 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     print(result_line(state_view))
     print(_("journal: {path}").format(path=result["journal"]))
     print(_("table key: {key}").format(key=result["key"]))
-    step, check = _("step through it:"), _("check it:")
-    print(f"  {step:18}.venv/bin/companion replay {result['journal']}")
-    print(f"  {check:18}.venv/bin/companion verify {result['journal']} "
-          f"--key {result['key']}")
+    for line in next_steps(result["journal"], result["key"]):
+        print(line)
     if result["gif"]:
         print(_("OLED animation ({n} frames): {path}").format(
             n=result["frames"], path=result["gif"]))
