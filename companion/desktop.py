@@ -43,8 +43,9 @@ def window_wanted(environ: Mapping[str, str] | None = None) -> bool:
 class OledWindow:
     """The OLED, enlarged, in a pygame window drawn by a luma.emulator device.
 
-    luma's emulator ends the program (``sys.exit``) when its window is closed or ESC is pressed
-    in it; :meth:`show` turns that into a False return, so the caller stops the game cleanly.
+    luma's emulator ends the program (``sys.exit``) when its window is closed (and, left to
+    itself, on Esc: :func:`open_window` turns that off); :meth:`show` turns the exit into a
+    False return, so the caller stops the game cleanly.
     """
 
     def __init__(self, device: Any) -> None:
@@ -73,8 +74,15 @@ def open_window(size: tuple[int, int], mode: str) -> tuple[OledWindow | None, st
             f"{WINDOW_ENV}=1: the OLED window needs pygame and luma.emulator "
             "(pip install pygame luma.emulator); the OLED is shown in the terminal only"
         )
+    class EscapeIsNoQuit(pygame_device):  # type: ignore[misc]
+        """luma's window, closed only by closing it: luma also quits on Esc, which here is
+        the keypad's ``*`` (a dialog's back) and must never end the game."""
+
+        def _abort(self) -> bool:
+            return bool(self._pygame.event.peek(self._pygame.QUIT))
+
     try:
-        device = pygame_device(
+        device = EscapeIsNoQuit(
             width=size[0],
             height=size[1],
             mode=mode,

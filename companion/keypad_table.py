@@ -1,7 +1,8 @@
 """What every keypad-only table shares: the journal, game time, refusal messages, the wake-ups.
 
 A Tantrix or Tokami table has no switches to debounce and no sand running: the only inputs are
-keys, and the only thing that changes without one is a refusal message timing out. So the
+keys, and the only thing that changes without one is a notice timing out (a refusal stays until
+the next key, so a player who looked away still reads why). So the
 controllers are much simpler than the Tamsk :class:`companion.tamsk.table.Table`, but they keep its
 interface (``start_game``, ``resume``, ``feed``, ``poll``, ``next_wakeup``, ``view``,
 ``status_line``, ``close``, ``changed``, ``journal_path``, ``game``) so the daemon and the
@@ -32,8 +33,6 @@ from companion.wallclock import TrustProbe, always_trusted
 
 log = logging.getLogger(__name__)
 
-#: How long a refusal stays on the screen when no key is pressed (the next key clears it).
-ERROR_SECONDS = 6.0
 #: The keys of the 4x4 keypad; anything else from a backend is ignored with a log line.
 KEYS = frozenset("0123456789ABCD*#")
 
@@ -69,8 +68,7 @@ class KeypadTable:
         self.header: dict[str, Any] = {}
         self.mono0 = 0.0  # monotonic time of game time 0
         self.last_t = 0.0  # game time of the last record: the journal's times never go back
-        self.error: str | None = None
-        self.error_until = 0.0
+        self.error: str | None = None  # a refusal, shown until the next key
         self.warning: str | None = None  # a message from outside the game (see notice)
         self.warning_until = 0.0
         self.changed = True  # something to redraw
@@ -262,9 +260,8 @@ class KeypadTable:
     # ------------------------------------------------------------------ feedback
 
     def _refuse(self, reason: str) -> None:
-        """Show why an input was refused and buzz "no"."""
+        """Show why an input was refused, until the next key, and buzz "no"."""
         self.error = reason
-        self.error_until = self.clock.now() + ERROR_SECONDS
         self._sound("error")
         self.changed = True
 
@@ -281,20 +278,16 @@ class KeypadTable:
             self.changed = True
 
     def poll(self) -> None:
-        """Do whatever has become due by now: only messages timing out."""
+        """Do whatever has become due by now: only a notice timing out (a refusal waits for
+        the next key)."""
         now = self.clock.now()
-        if self.error is not None and now >= self.error_until:
-            self._clear_error()
         if self.warning is not None and now >= self.warning_until:
             self.warning = None
             self.changed = True
 
     def next_wakeup(self) -> float | None:
         """The monotonic time :meth:`poll` is next needed (None: only on a key)."""
-        times = [self.error_until] if self.error is not None else []
-        if self.warning is not None:
-            times.append(self.warning_until)
-        return min(times) if times else None
+        return self.warning_until if self.warning is not None else None
 
     def settle_inputs(self, levels: Mapping[str, bool]) -> None:
         """No switches to settle: the keypad games have none."""

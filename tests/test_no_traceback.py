@@ -216,6 +216,6 @@ def test_calibrate_without_i2c_names_the_bus(
     (tmp_path / "c.toml").write_text("")
     rc, text = run(["calibrate", "--backend", "pi", "--config", str(tmp_path / "c.toml")],
                    capsys, monkeypatch)
-    assert rc == 2
-    assert "I2C bus 1" in text or "no GPIO" in text
+    assert rc == 2 and len(text.strip().splitlines()) == 1
+    assert "I2C bus 1" in text and "--backend mock" in text
 

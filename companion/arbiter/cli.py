@@ -215,7 +215,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
             return 2
     pairings = number_rounds(pairings)
     rows = standings(pairings)
-    text = to_csv(rows)
+    text = to_csv(rows, pairings)
     if args.csv:
         Path(args.csv).write_text(text, encoding="utf-8")
     else:

@@ -139,10 +139,27 @@ def standings(pairings: Iterable[Pairing]) -> list[Row]:
     return ordered
 
 
-def to_csv(rows: Sequence[Row]) -> str:
+def margin_unit(pairings: Iterable[Pairing]) -> str:
+    """What the margins of these games count (each game's arbiter facet says: rings in one,
+    score points in another); "points" when no game says."""
+    from companion import registry
+
+    units = set()
+    for game in {p.game for p in pairings}:
+        try:
+            facet = registry.get(game).arbiter()
+        except registry.UnknownGame:
+            facet = None
+        units.add(str(getattr(facet, "MARGIN_UNIT", "points")))
+    return " or ".join(sorted(units)) or "points"
+
+
+def to_csv(rows: Sequence[Row], pairings: Iterable[Pairing] = ()) -> str:
+    """The standings as CSV, each column's unit in its heading as in the tournament's."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["rank", "name", "points", "margin", "head_to_head", "played"])
+    w.writerow(["rank", "name", "points (game points)", f"margin ({margin_unit(pairings)})",
+                "head_to_head (game points)", "played (games)"])
     for r in rows:
         w.writerow([r.rank, r.name, f"{r.points:g}", r.margin, f"{r.h2h:g}", r.played])
     return out.getvalue()

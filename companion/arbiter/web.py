@@ -671,7 +671,8 @@ class ArbiterServer:
                 continue
         rows = standings(pairings)
         if path == "/standings.csv":
-            return web.Response(text=to_csv(rows), content_type="text/csv", charset="utf-8")
+            return web.Response(text=to_csv(rows, pairings), content_type="text/csv",
+                                charset="utf-8")
         if path == "/results.trf":
             return _text(HTTPStatus.OK, to_trf(rows, tournament=self.tournament))
         number = path[len("/round/") : -len(".html")]

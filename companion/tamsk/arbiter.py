@@ -35,6 +35,8 @@ from companion.tamsk.events import GLASSES, parse_event
 from companion.tamsk.game import Game, Rules
 from companion.tamsk.simulate import rules_from_header
 
+#: The unit of a result's margin (:func:`result`): the standings' tie-break says it.
+MARGIN_UNIT = "rings"
 LOW_SAND_S = 10.0
 OPTIONS_FILE = "tournament.json"
 

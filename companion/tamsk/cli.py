@@ -18,8 +18,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     config = config_for_command(args.config) if args.config or args.interactive else None
     journal_dir = Path(args.journal_dir) if args.journal_dir else None
+    if journal_dir is None and args.interactive and args.config:  # the table's own folder
+        assert config is not None
+        journal_dir = Path(str(config["table"]["journal_dir"]))
     gif = Path(args.gif) if args.gif else Path("out/demo-oled.gif")
-    for option, folder in (("--journal-dir", journal_dir), ("--gif", gif.parent)):
+    journal_option = "--journal-dir" if args.journal_dir else "[table] journal_dir"
+    for option, folder in ((journal_option, journal_dir), ("--gif", gif.parent)):
         if folder is not None and (problem := cannot_write(folder)) is not None:
             print(f"companion demo: {option} {folder}: {problem}", file=sys.stderr)
             return 2
@@ -131,7 +135,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--speed", type=_positive, default=12.0,
                    help="time compression (default 12)")
     p.add_argument("--gif", help="where to write the OLED animation (default out/demo-oled.gif)")
-    p.add_argument("--journal-dir", help="where the demo's journal goes (default a temp folder)")
+    p.add_argument("--journal-dir",
+                   help="where the demo's journal goes (default a temp folder; with "
+                   "--interactive the --config's journal_dir, else ~/.local/share/companion)")
     p.add_argument("--interactive", action="store_true", help="play yourself (desktop backend)")
     p.add_argument(
         "--window",

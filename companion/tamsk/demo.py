@@ -24,6 +24,7 @@ from PIL import Image
 from companion.clock import FakeClock
 from companion.i18n import _
 from companion.inputs import RawInput
+from companion.notation import format_time
 from companion.screens import upscale
 from companion.tamsk.board import CAPACITY
 from companion.tamsk.words import colour_word, reason_in_words
@@ -245,7 +246,8 @@ async def run_demo(
         frames.append((image.copy(), now))
         if live:
             out.write("\x1b[H\x1b[2J" + frame_to_text(image) + "\n")
-            out.write(f"  game time {table.game_time(now):6.1f} s   (demo x{speed:g})\n")
+            shown = format_time(table.game_time(now), exact=False)  # as the replay shows it
+            out.write(f"  game time {shown}   (demo x{speed:g})\n")
             out.flush()
 
     sounder = make_sounder(config, factory)
@@ -258,7 +260,8 @@ async def run_demo(
         if not live and record.get("ev") not in (None,):
             sealing = ("seq", "prev", "hash", "sig", "wall")
             body = {k: v for k, v in record.items() if k not in sealing}
-            out.write(f"journal {record['seq']:3d}: {body}\n")
+            shown = format_time(float(record.get("t", 0.0)), exact=False)  # as the replay
+            out.write(f"journal {record['seq']:3d} @{shown}: {body}\n")
 
     table = Table(clock, journal_dir, config=config, sound=sound, on_record=on_record)
     display = Display(make_device(config, "mock"), max_fps=10, on_frame=on_frame)
@@ -328,11 +331,13 @@ def next_steps(journal: Path, key: Path | None) -> list[str]:
 
 def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     result = asyncio.run(run_demo(speed=speed, journal_dir=journal_dir, gif=gif))
-    state = result["state"]
     print()
+    from companion.simulate import simulate_file
     from companion.tamsk.simulate import summary
 
-    state_view = dict(state)
+    # The game as its journal ends, exactly as ``companion simulate`` and the replay's last
+    # position show it (the live table has lingered on after the end: its sand ran on).
+    state_view = simulate_file(result["journal"])
     print(summary(state_view))  # the ``companion simulate`` contract: English, always
     print()
     print(result_line(state_view))

@@ -470,7 +470,9 @@ class Table:
 
         While a game is on, a player cannot simply end it (the rules would score it as it
         stands): ``A`` (red) or ``B`` (black), pressed twice, resigns for that player, journaled
-        as a resignation; ending it any other way is the arbiter's, with his PIN (``***``)."""
+        as a resignation; ending it any other way is the arbiter's, with his PIN (``***``).
+        ``*`` goes back: it cancels a resignation asked, clears the digits typed, and with
+        nothing left to cancel closes the menu, as ``D`` does (a dialog closes with ``*``)."""
         resigning, self.resigning = self.resigning, None
         game_on = self.game is not None and not self.game.over
         if key in ("A", "B") and game_on:
@@ -492,7 +494,9 @@ class Table:
             self.paused = not self.paused
             self.entry = ""
             return
-        if key == "*":
+        if key == "*":  # back: clears what was typed, then closes the menu (a game on)
+            if not self.entry and resigning is None and game_on:
+                self.paused = False
             self.entry = ""
             return
         if key.isdigit() and len(self.entry) < 3:

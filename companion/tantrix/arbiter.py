@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from companion.arbiter.station import ClockLike
 
 NAME = "tantrix"
+#: The unit of a result's margin (one's score minus the opponent's), for the standings.
+MARGIN_UNIT = "score points"
 #: The Tantrix picture without the replay's side panel (the page lists the same facts as text).
 BOARD_SIZE = (524, 540)
 

@@ -60,10 +60,22 @@ def test_players_equal_on_everything_share_the_rank() -> None:
 
 
 def test_standings_as_csv() -> None:
-    text = to_csv(standings([game(1, 1, "Ann", "Bob", "1/0", 2)]))
+    games = [game(1, 1, "Ann", "Bob", "1/0", 2)]
+    text = to_csv(standings(games), games)
     table = list(csv.DictReader(io.StringIO(text)))
-    assert table[0] == {"rank": "1", "name": "Ann", "points": "1", "margin": "2",
-                        "head_to_head": "0", "played": "1"}
+    assert table[0] == {"rank": "1", "name": "Ann", "points (game points)": "1",
+                        "margin (rings)": "2", "head_to_head (game points)": "0",
+                        "played (games)": "1"}
+
+
+def test_every_standings_column_says_its_unit() -> None:
+    tamsk = game(1, 1, "Ann", "Bob", "1/0", 2)
+    tantrix = Pairing(2, 1, "tantrix", "Ann", "Bob", ("1", "0"), (5, -5))
+    assert to_csv([], [tamsk]).splitlines()[0] == (
+        "rank,name,points (game points),margin (rings),head_to_head (game points),"
+        "played (games)")
+    assert "margin (score points)" in to_csv([], [tantrix])
+    assert "margin (rings or score points)" in to_csv([], [tamsk, tantrix])
 
 
 def test_trf_lines_put_each_field_in_its_columns() -> None:

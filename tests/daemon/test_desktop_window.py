@@ -75,3 +75,23 @@ def test_closing_the_window_stops_showing_frames(monkeypatch: pytest.MonkeyPatch
         assert not window.show(image)
     finally:
         pygame.quit()
+
+
+def test_escape_in_the_window_closes_no_window_and_quits_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """luma's window quits on Esc by itself; at the table Esc is ``*``, a dialog's back."""
+    pygame = pytest.importorskip("pygame")
+    pytest.importorskip("luma.emulator.device")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    window, why = open_window((128, 64), "1")
+    assert window is not None, why
+    image = solved_puzzle_frame((128, 64), "1")
+    held = {pygame.K_ESCAPE}
+    monkeypatch.setattr(pygame.key, "get_pressed", lambda: type(
+        "Keys", (), {"__getitem__": lambda self, k: k in held})())
+    try:
+        assert window.show(image) and not window.closed
+        assert window.show(image)
+    finally:
+        pygame.quit()

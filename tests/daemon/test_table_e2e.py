@@ -193,6 +193,20 @@ def test_a_player_cannot_end_a_game_from_the_keypad_menu_by_starting_a_new_one(
     assert "end" not in [e["ev"] for e in rig.game_events()]
 
 
+def test_star_clears_the_menu_s_digits_then_closes_the_menu(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    rig.flip(3.0, "r1")
+    rig.keys(5.0, "D2*")  # the menu, a digit typed, cleared: still the menu
+    rig.sample(5.5, "cleared")
+    rig.keys(6.0, "*")  # nothing left to clear: back to the game (Esc and Backspace are *)
+    rig.sample(6.5, "closed")
+    rig.run(until=7.0)
+    cleared, closed = rig.samples["cleared"]["view"], rig.samples["closed"]["view"]
+    assert cleared["paused"] and cleared["entry"] == ""
+    assert not closed["paused"]
+    assert rig.table.game is not None and not rig.table.game.over
+
+
 def test_resigning_needs_a_second_press_and_names_the_resigner(tmp_path: Path) -> None:
     rig = make_rig(tmp_path)
     rig.flip(3.0, "r1")

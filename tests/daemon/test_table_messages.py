@@ -36,11 +36,13 @@ def test_the_refusal_page_shows_the_whole_reason_not_one_cut_line() -> None:
     reason = ("each player's first three moves use his three glasses: move r2 or r3, "
               "not r1 again")
     view = {"game": "tamsk", "error": reason, "level": 3, "t": 12.0}
-    image = screen(view, **OLED)
     from companion.screens.text import wrap
 
     assert len(wrap(reason, 21)) > 1  # it would not fit the warning bar's single line
-    assert image.getbbox() is not None
+    other_end = {**view, "error": reason.replace("not r1 again", "not r1 later")}
+    pages = [(screen({**view, "error_page": p}, **OLED).tobytes(),
+              screen({**other_end, "error_page": p}, **OLED).tobytes()) for p in range(4)]
+    assert any(a != b for a, b in pages)  # the reason's last words are on one of its pages
 
 
 def test_a_typed_destination_is_echoed_as_the_space_not_its_digits() -> None:
@@ -93,3 +95,15 @@ def test_microseconds_never_move_a_time_earlier() -> None:
 
     for t in (12.367077057054303, 0.1 + 0.2, 5.0, 59.9999999):
         assert microseconds(t) >= t and round(microseconds(t), 6) == microseconds(t)
+
+
+def test_the_screen_echoes_typed_digits_as_the_space_they_name(tmp_path: Path) -> None:
+    rig = make_rig(tmp_path)
+    rig.keys(3.0, "33")
+    rig.sample(3.5, "typed")
+    rig.run(until=4.0)
+    view = rig.samples["typed"]["view"]
+    assert view["entry"] == "33"
+    as_typed = screen(view, **OLED)
+    assert as_typed.tobytes() == screen({**view, "entry": "c3"}, **OLED).tobytes()
+    assert as_typed.tobytes() != screen({**view, "entry": "d3"}, **OLED).tobytes()

@@ -89,3 +89,52 @@ def test_overlay_compiles_with_dtc(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "k.dtbo").stat().st_size > 0
+
+
+#: The part of a Raspberry Pi (Zero 2 W, 3, 4) base tree the overlay needs: the SoC's GPIO
+#: controller under the ``gpio`` label the firmware's loader resolves ``&gpio`` against.
+PI_BASE = """/dts-v1/;
+/ {
+    compatible = "raspberrypi,model-zero-2-w", "brcm,bcm2837";
+    #address-cells = <1>;
+    #size-cells = <1>;
+    soc {
+        #address-cells = <1>;
+        #size-cells = <1>;
+        gpio: gpio@7e200000 {
+            compatible = "brcm,bcm2835-gpio";
+            reg = <0x7e200000 0xb4>;
+            gpio-controller;
+            #gpio-cells = <2>;
+        };
+    };
+};
+"""
+
+
+def _run(*argv: str | Path) -> str:
+    done = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, (argv, done.stderr)
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(not all(shutil.which(t) for t in ("dtc", "fdtoverlay", "fdtget")),
+                    reason="dtc, fdtoverlay and fdtget (device-tree-compiler) not installed")
+def test_overlay_applies_to_the_pi_s_gpio_controller_as_the_firmware_loads_it(
+    tmp_path: Path, wiring: ModuleType, pinmap: Any
+) -> None:
+    (tmp_path / "base.dts").write_text(PI_BASE)
+    _run("dtc", "-@", "-q", "-I", "dts", "-O", "dtb", "-o", tmp_path / "base.dtb",
+         tmp_path / "base.dts")
+    _run("dtc", "-@", "-q", "-I", "dts", "-O", "dtb", "-o", tmp_path / "k.dtbo", DTS)
+    _run("fdtoverlay", "-i", tmp_path / "base.dtb", "-o", tmp_path / "pi.dtb", tmp_path / "k.dtbo")
+    merged, gpio = tmp_path / "pi.dtb", "/soc/gpio@7e200000"
+    assert _run("fdtget", merged, "/companion-keypad", "compatible") == "gpio-matrix-keypad"
+    controller = int(_run("fdtget", "-t", "u", merged, gpio, "phandle"))
+    cells = [int(c) for c in _run("fdtget", "-t", "u", merged, "/companion-keypad",
+                                  "row-gpios").split()]
+    pins = wiring.config_pins(pinmap)["keypad"]
+    assert cells == [n for row in pins["rows"] for n in (controller, row, 0)]
+    setup = int(_run("fdtget", "-t", "u", merged, "/companion-keypad", "pinctrl-0"))
+    assert setup == int(_run("fdtget", "-t", "u", merged, f"{gpio}/companion_keypad_pins",
+                             "phandle"))

@@ -151,17 +151,14 @@ def test_a_keypad_mistake_is_shown_buzzed_and_noted(tmp_path: Path) -> None:
     assert s.replayed()["violations"] == [] and s.table.game.placed == 0
 
 
-def test_a_refusal_stays_until_the_next_key_or_a_few_seconds(tmp_path: Path) -> None:
+def test_a_refusal_stays_until_the_next_key_however_long_it_waits(tmp_path: Path) -> None:
     s = seat("tantrix", tmp_path)
     s.table.start_game(["red", "yellow"])
     s.press("#")
-    wake = s.table.next_wakeup()
-    assert s.table.error is not None and wake is not None and wake > s.clock.now()
-    s.clock.set(wake)
+    assert s.table.error is not None and s.table.next_wakeup() is None  # no time-out
+    s.clock.set(s.clock.now() + 600.0)
     s.table.poll()
-    assert s.table.error is None and s.table.changed and s.table.next_wakeup() is None
-    s.press("#")
-    assert s.table.error is not None
+    assert s.table.error is not None  # ten minutes on: still there for who looked away
     s.press("*")  # any key clears it
     assert s.table.error is None
 
