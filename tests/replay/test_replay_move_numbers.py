@@ -206,3 +206,24 @@ def test_a_move_the_arbiter_takes_back_keeps_its_number() -> None:
     replay = load(SCENARIOS / "tamsk" / "arbiter_sand_and_undo.jsonl")
     assert replay.moves == 2 and replay.frames[-1].state["moves"] == 1
     assert [line.number for line in replay.lines] == [1, 2, 2, 2, 2]
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "replay.md"
+#: The notation's line kinds that are moves (a Tamsk glass moved, a Tokami turn).
+MOVE_KINDS = {"tamsk": {"move"}, "tokami": {"bonus", "higher", "fell", "not_higher", "declined"}}
+
+
+def test_the_docs_notation_examples_number_moves_only() -> None:
+    """docs/replay.md shows notation as the writer numbers it: a number on a move's line, none
+    on a timer's (the example is cut, so only which lines carry one is checked)."""
+    blocks = re.findall(r"```\n(; companion notation 1\n.*?)```", DOCS.read_text(), flags=re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        sc = notation.parse(block)
+        game = sc.header["game"]
+        body = [line for line in block.split("\n\n", 1)[1].splitlines() if line.strip()]
+        by_line = {n: [e for k, e in sc.events if k == n] for n, _ in sc.events}
+        assert len(by_line) == len(body)
+        for line, events in zip(body, by_line.values(), strict=True):
+            (record,) = notation.group(game, events)
+            assert bool(_LISTED.match(line)) == (record.kind in MOVE_KINDS[game]), line
