@@ -23,7 +23,7 @@ LOCALES := companion/locale
 catalogs: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k N_ --no-location --sort-output \
 		--project companion --copyright-holder "companion authors" -o $(LOCALES)/companion.pot companion
-	$(BIN)/pybabel update -D companion -i $(LOCALES)/companion.pot -d $(LOCALES) --no-fuzzy-matching
+	$(BIN)/pybabel update -D companion -i $(LOCALES)/companion.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete
 	$(BIN)/pybabel compile -D companion -d $(LOCALES) --statistics
 
 lint: $(STAMP)

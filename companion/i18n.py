@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+from companion.remark import Remark
+
 DOMAIN = "companion"
 LOCALE_DIR = Path(__file__).parent / "locale"
 #: The languages with a catalog, and English (the source strings).
@@ -94,6 +96,20 @@ def pgettext(context: str, message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n`` in the players' language (Czech has three)."""
     return _translation.ngettext(singular, plural, n)
+
+
+def say(text: str) -> str:
+    """``text`` in the players' language when it is a :class:`~companion.remark.Remark` (its
+    values said too), else as it is: what a replay shows of the rules' remarks. In English it
+    is the remark exactly as the notation file writes it."""
+    if not isinstance(text, Remark) or language() == "en":
+        return str(text)
+    if text.words is not None:
+        return text.words(str(text))
+    message = pgettext(text.context, text.msgid) if text.context else _(text.msgid)
+    if not text.values:
+        return message
+    return message.format(**{key: say(value) for key, value in text.values.items()})
 
 
 def N_(message: str) -> str:

@@ -26,6 +26,7 @@ arbiter code.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -87,7 +88,14 @@ class PackageKind:
         return cast(dict[str, Any], module.simulate(dict(header), events))
 
     def summary(self, result: Mapping[str, Any]) -> str:
-        return str(self.module("simulate").summary(dict(result)))
+        """The game's summary in the players' language, when its ``summary`` takes the gettext
+        functions (``_`` and ``pgettext``: its rules never import gettext), else as it says it."""
+        summary = self.module("simulate").summary
+        if "_" in inspect.signature(summary).parameters:
+            from companion import i18n
+
+            return str(summary(dict(result), _=i18n._, pgettext=i18n.pgettext))
+        return str(summary(dict(result)))
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
         return bool(state.get("over") or state.get("ended"))

@@ -32,15 +32,18 @@ class NoMenu:
 
 class KeypadStation(ArbiterStation):
     """Signed corrections at a keypad table; ``parse`` is the game's ``parse_correction``
-    (a :class:`~companion.scenario.MalformedInput` for a correction of the wrong shape)."""
+    (a :class:`~companion.scenario.MalformedInput` for a correction of the wrong shape);
+    ``words`` says a refusal of the rules (English) in the table's language."""
 
     def __init__(
         self,
         table: TableLike,
         clock: ClockLike,
         parse: Callable[[Mapping[str, Any]], Any],
+        words: Callable[[str], str] = str,
     ) -> None:
         self.parse = parse
+        self.words = words
         super().__init__(table, clock)
 
     def make_menu(self) -> NoMenu:
@@ -59,5 +62,5 @@ class KeypadStation(ArbiterStation):
         self.submit(t_mono, body)
         refusal = getattr(self.table, "last_refusal", None)
         if refusal is not None:
-            return Outcome(False, str(getattr(refusal, "detail", refusal)), nonce)
+            return Outcome(False, self.words(str(getattr(refusal, "detail", refusal))), nonce)
         return Outcome(True, f"{body['what']}: done", nonce)

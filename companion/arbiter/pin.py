@@ -33,6 +33,9 @@ import os
 import string
 from dataclasses import dataclass
 
+from companion.i18n import N_
+from companion.remark import Remark
+
 MAX_LOCKOUT_S = 3600.0
 MIN_PIN_LENGTH = 4
 MAX_PIN_LENGTH = 32
@@ -147,14 +150,17 @@ class PinCheck:
     @property
     def message(self) -> str:
         if self.status == "ok":
-            return "arbiter PIN accepted"
+            return Remark(N_("arbiter PIN accepted"))
         if self.status == "wrong":
-            return f"wrong PIN ({self.attempts_left} more attempt(s) before a lock-out)"
+            return Remark(N_("wrong PIN ({n} more attempt(s) before a lock-out)"),
+                          n=self.attempts_left)
         if self.status == "locked" and self.wrong:
-            return f"wrong PIN: PIN entry locked for {self.locked_for:.0f} s"
+            return Remark(N_("wrong PIN: PIN entry locked for {seconds} s"),
+                          seconds=f"{self.locked_for:.0f}")
         if self.status == "locked":
-            return f"PIN entry locked for {self.locked_for:.0f} s after wrong PINs"
-        return "arbiter mode is off: no PIN hash in the configuration"
+            return Remark(N_("PIN entry locked for {seconds} s after wrong PINs"),
+                          seconds=f"{self.locked_for:.0f}")
+        return Remark(N_("arbiter mode is off: no PIN hash in the configuration"))
 
 
 class PinLock:

@@ -31,6 +31,7 @@ from typing import Any
 from companion.arbiter import topics
 from companion.arbiter.kinds import Mirror, arbiter_for
 from companion.arbiter.sealing import SIG, check, enrolled_key
+from companion.i18n import _
 from companion.keys import Keyring
 
 ASK_AGAIN_S = 1.0
@@ -279,16 +280,17 @@ class ArbiterView:
         if not tv.verified:
             out["status"] = "unverified"
             alerts.append({"kind": "unverified",
-                           "text": f"table {n} is unverified ({tv.unverified_why})"})
+                           "text": _("table {n} is unverified ({why})").format(
+                               n=n, why=tv.unverified_why)})
             return out
         if tv.unverified:
             alerts.append({"kind": "unverified",
-                           "text": f"{tv.unverified} unverified message(s) ignored "
-                                   f"(last: {tv.unverified_why})"})
+                           "text": _("{n} unverified message(s) ignored (last: {why})").format(
+                               n=tv.unverified, why=tv.unverified_why)})
         out["last_seen"] = tv.seen_wall
         out["answers"] = [_answer(at, reply, now) for at, reply in list(tv.replies)[-3:]]
         if tv.status == "offline":
-            alerts.append({"kind": "offline", "text": f"table {n} is offline"})
+            alerts.append({"kind": "offline", "text": _("table {n} is offline").format(n=n)})
         if log is None:
             self._snapshot_json(tv, out, now)
             return out
@@ -307,13 +309,15 @@ class ArbiterView:
             missing=len(log.waiting),
         )
         if log.waiting:
-            alerts.append({"kind": "missing", "text": f"{len(log.waiting)} record(s) waiting for "
-                                                      f"seq {log.next_seq}"})
+            alerts.append({"kind": "missing",
+                           "text": _("{n} record(s) waiting for seq {seq}").format(
+                               n=len(log.waiting), seq=log.next_seq)})
         if log.chain_broken is not None:
-            alerts.append({"kind": "chain", "text": f"hash chain broken at seq {log.chain_broken}"})
+            alerts.append({"kind": "chain", "text": _("hash chain broken at seq {seq}").format(
+                seq=log.chain_broken)})
         for at, reply in tv.replies:
             if now - at < 30.0 and reply.get("ok") is False:
-                text = f"command refused: {reply.get('detail')}"
+                text = _("command refused: {detail}").format(detail=reply.get("detail"))
                 alerts.append({"kind": "command", "text": text})
         if log.mirror is not None:
             log.mirror.card(out, elapsed=self._elapsed(log.received_at, now),

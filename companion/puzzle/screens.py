@@ -39,13 +39,15 @@ from companion.screens.text import (
     draw_text_centred,
     printable,
 )
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.screens import (
     BAND_COLOURS,
+    board_frame,
+    draw_local_map,
     draw_map,
+    draw_names,
     draw_tick,
     draw_tile_inset,
-    fit_radius,
-    hex_centre,
 )
 
 #: From this height on, the roomier layout is used (the 128x128 colour panel).
@@ -71,7 +73,7 @@ def puzzle_screen(
     if error:
         _draw_refusal(draw, palette, str(error), width, top, height - 1)
     elif kind == "place":
-        _draw_place(draw, palette, entry, width, height, top)
+        _draw_place(draw, palette, view, entry, width, height, top)
     elif kind == "menu":
         bottom = draw_footer(draw, palette, "1-3/#: choose *: back", width, height)
         lines = [(f"{i + 1} {line}", "") for i, line in enumerate(entry.get("lines") or [])]
@@ -125,18 +127,15 @@ def _draw_board(
     largest: float = 9.0,
 ) -> None:
     """Every cell given, scaled to fit ``box`` (hexagons of at most ``largest`` pixels) and
-    centred in it."""
+    centred in it, its rows lettered and its columns numbered as on the Tantrix screens."""
     left, top, right, bottom = box
     if not cells:
         draw_text_centred(draw, left, right + 1, (top + bottom) // 2 - 4, "no tile", palette.dim)
         return
     coords = [(int(c["q"]), int(c["r"])) for c in cells]
-    radius = fit_radius(coords, right - left + 1, bottom - top + 1, largest)
-    xs = [hex_centre(q, r, radius)[0] for q, r in coords]
-    ys = [hex_centre(q, r, radius)[1] for q, r in coords]
-    ox = (left + right) / 2 - (max(xs) + min(xs)) / 2
-    oy = (top + bottom) / 2 - (max(ys) + min(ys)) / 2
-    draw_map(draw, palette, cells, (ox, oy), (0, 0), radius, rim=rim)
+    frame = board_frame(coords, CellNames.of(coords), box, largest)
+    draw_map(draw, palette, cells, frame.origin, (0, 0), frame.radius, rim=rim)
+    draw_names(draw, palette, frame)
 
 
 def _tiles(view: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -196,6 +195,7 @@ def _hint(view: Mapping[str, Any]) -> str:
 def _draw_place(
     draw: ImageDraw.ImageDraw,
     palette: Palette,
+    view: Mapping[str, Any],
     entry: Mapping[str, Any],
     width: int,
     height: int,
@@ -211,8 +211,9 @@ def _draw_place(
     around = entry.get("around") or []
     divider = 64 if tall else 58
     map_bottom = top + 72 if tall else height - 1
-    origin = (divider / 2, (top + map_bottom) / 2)
-    draw_map(draw, palette, around, origin, centre, 9.0 if tall else 6.0, rim=rim)
+    names = CellNames.of_view(view)
+    draw_local_map(draw, palette, around, centre, names, (0, top, divider - 1, map_bottom),
+                   9.0 if tall else 6.0, rim=rim)
     draw.line((divider, top, divider, map_bottom), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, top + 17), 9.0)
     text_y = top + 38 if tall else height - LINE_HEIGHT

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from html import escape
 
 from companion.i18n import _, language
+from companion.i18n import say as say_remark
 from companion.replay.kinds import of
 from companion.replay.model import Replay, where
 from companion.replay.palette import Ink, hex_of
@@ -82,10 +83,10 @@ SCRIPT = """
     }
     where.textContent = f.where + '  ' + f.clock;
     marks.textContent = '';
-    f.marks.forEach(function (m) {
+    f.marks.forEach(function (m, k) {
       var d = document.createElement('div');
       d.textContent = m;
-      if (m.indexOf('refused') === 0) d.className = 'refused';
+      if (f.refused.indexOf(k) >= 0) d.className = 'refused';
       marks.appendChild(d);
     });
     cursorAt(f.t);
@@ -200,7 +201,8 @@ def page(replay: Replay) -> str:
     at = game.axis(replay)
     frames = [
         {"t": round(x, 3), "clock": clock(f.t), "where": where(f, replay.moves),
-         "label": f.label, "marks": list(f.marks), "svg": d}
+         "label": f.label, "marks": [say_remark(m) for m in f.marks],
+         "refused": [k for k, m in enumerate(f.marks) if m.startswith("refused")], "svg": d}
         for f, d, x in zip(replay.frames, dyns, at, strict=True)
     ]
     items = []
@@ -214,8 +216,9 @@ def page(replay: Replay) -> str:
             cls.append("aside")  # not a move: under the move before it, without a number
         number = f"{f.number}." if f.move else ""
         attr = f' class="{" ".join(cls)}"' if cls else ""
+        said = " / ".join(say_remark(m) for m in f.marks)
         items.append(
-            f'<li data-frame="{f.index}"{attr} title="{escape(" / ".join(f.marks))}">'
+            f'<li data-frame="{f.index}"{attr} title="{escape(said)}">'
             f'<span class="n">{number}</span><span class="label">{escape(f.label)}</span></li>'
         )
     w, h = size

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, say
 from companion.replay.kinds import of
 from companion.replay.model import Frame, Replay, where
 from companion.replay.panel import clock
@@ -49,7 +49,7 @@ def recent(items: list[Any], fmt: Any) -> list[str]:
 def frame_text(replay: Replay, frame: Frame) -> str:
     """Everything a player wants to see at one step, as lines of text."""
     out = [heading(replay, frame)]
-    out += [f"  * {m}" for m in frame.marks]
+    out += [f"  * {say(m)}" for m in frame.marks]
     out.append("")
     return "\n".join(out + of(replay.game).text_lines(frame.state))
 
@@ -62,6 +62,6 @@ def move_list(replay: Replay) -> str:
     out = []
     for frame in replay.frames[1:]:
         number = f"{frame.number:>{width}}." if frame.move else " " * (width + 3)
-        marks = f"  ; {'; '.join(frame.marks)}" if frame.marks else ""
+        marks = f"  ; {'; '.join(say(m) for m in frame.marks)}" if frame.marks else ""
         out.append(f"{number} {frame.label}{marks}")
     return "\n".join(out)

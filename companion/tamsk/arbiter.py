@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from companion.arbiter.dispute import clock
 from companion.arbiter.kinds import RECENT_S, GameResult
 from companion.arbiter.station import ArbiterStation, ClockLike, Outcome
+from companion.i18n import _
 from companion.scenario import MalformedInput
 from companion.tamsk.arbiter_menu import ArbiterMenu
 from companion.tamsk.board import CAPACITY, SPACES, coordinates
@@ -34,6 +35,7 @@ from companion.tamsk.corrections import NEXT_ROUND, UNDOABLE, parse_correction
 from companion.tamsk.events import GLASSES, parse_event
 from companion.tamsk.game import Game, Rules
 from companion.tamsk.simulate import rules_from_header
+from companion.tamsk.words import colour_word, penalty_in_words, refusal_in_words
 
 #: The unit of a result's margin (:func:`result`): the standings' tie-break says it.
 MARGIN_UNIT = "rings"
@@ -89,9 +91,11 @@ class TamskMirror:
             }
             if game.rules.timed and not game.over:
                 if dead and not self.game.glasses[name].dead:
-                    alerts.append({"kind": "out", "text": f"{name} has run out"})
+                    alerts.append({"kind": "out",
+                                   "text": _("{glass} has run out").format(glass=name)})
                 elif g.running and sand < LOW_SAND_S and not dead:
-                    alerts.append({"kind": "low", "text": f"{name} under 10 s ({sand:.1f} s)"})
+                    alerts.append({"kind": "low", "text": _("{glass} under 10 s ({sand} s)").format(
+                        glass=name, sand=f"{sand:.1f}")})
         timer = game.timer
         remaining = timer.expires - t_now if timer.running else 0.0
         if (
@@ -100,15 +104,19 @@ class TamskMirror:
             and timer.against == game.turn
             and timer.against_turn == game.turn_no
         ):
-            alerts.append({"kind": "overrun", "text": f"15 s overrun: {timer.against}"})
+            alerts.append({"kind": "overrun", "text": _("15 s overrun: {player}").format(
+                player=colour_word(str(timer.against)))})
         for p in game.penalties[len(self.game.penalties):]:  # ran out since the last record
-            alerts.append({"kind": "overrun", "text": f"15 s overrun: {p.player}"})
+            alerts.append({"kind": "overrun", "text": _("15 s overrun: {player}").format(
+                player=colour_word(p.player))})
         for p in game.penalties:
             if t_now - p.t < RECENT_S:
-                alerts.append({"kind": "overrun", "text": f"penalty {p.kind}: {p.player}"})
+                alerts.append({"kind": "overrun", "text": _("penalty {kind}: {player}").format(
+                    kind=penalty_in_words(p.kind), player=colour_word(p.player))})
         for v in game.violations:
             if t_now - v.t < RECENT_S:
-                alerts.append({"kind": "refused", "text": f"refused ({v.player}): {v.detail}"})
+                alerts.append({"kind": "refused", "text": _("refused ({player}): {detail}").format(
+                    player=colour_word(str(v.player)), detail=refusal_in_words(v.detail))})
         outcome = game.outcome
         deadline = game.next_deadline()
         out.update(

@@ -36,6 +36,8 @@ from typing import Any
 
 from companion.arbiter.actions import Action, Correct, Note, SetOption
 from companion.arbiter.pin import MAX_PIN_LENGTH, PinCheck, PinLock
+from companion.i18n import N_, _, say
+from companion.remark import Remark
 
 GLASS_KEYS = ("r1", "r2", "r3", "b1", "b2", "b3")
 PLAYER_KEYS = ("red", "black")
@@ -45,11 +47,11 @@ ENTER_WINDOW_S = 2.0
 
 #: The reasons an arbiter can give from the keypad (free text comes from the arbiter's page).
 REASONS: Mapping[str, str] = {
-    "1": "a sensor missed an input",
-    "2": "a sensor saw an input that did not happen",
-    "3": "the players' mistake",
-    "4": "the arbiter's ruling",
-    "5": "a dispute settled",
+    "1": N_("a sensor missed an input"),
+    "2": N_("a sensor saw an input that did not happen"),
+    "3": N_("the players' mistake"),
+    "4": N_("the arbiter's ruling"),
+    "5": N_("a dispute settled"),
 }
 
 
@@ -75,45 +77,48 @@ class _Item:
 
 def _glass(key: str = "glass") -> _Step:
     choices = dict(zip("123456", GLASS_KEYS, strict=True))
-    return _Step(key, "choice", "glass 1-6: r1 r2 r3 b1 b2 b3", choices)
+    return _Step(key, "choice", N_("glass 1-6: r1 r2 r3 b1 b2 b3"), choices)
 
 
 def _player() -> _Step:
-    return _Step("player", "choice", "player 1 red 2 black", {"1": "red", "2": "black"})
+    return _Step("player", "choice", N_("player 1 red 2 black"), {"1": "red", "2": "black"})
 
 
 MENU: Mapping[str, _Item] = {
-    "1": _Item("sand of a glass", "sand", [_glass(), _Step("sand", "seconds", "seconds, #")]),
+    "1": _Item(N_("sand of a glass"), "sand",
+               [_glass(), _Step("sand", "seconds", N_("seconds, #"))]),
     "2": _Item(
-        "space of a glass",
+        N_("space of a glass"),
         "space",
-        [_glass(), _Step("space", "space", "column row # (00 unknown)", nullable=True)],
+        [_glass(), _Step("space", "space", N_("column row # (00 unknown)"), nullable=True)],
     ),
-    "3": _Item("add a ring", "add-ring", [_player(), _Step("space", "space", "column row #")]),
+    "3": _Item(N_("add a ring"), "add-ring",
+               [_player(), _Step("space", "space", N_("column row #"))]),
     "4": _Item(
-        "remove a ring",
+        N_("remove a ring"),
         "remove-ring",
-        [_player(), _Step("space", "space", "column row # (00 unknown)", nullable=True)],
+        [_player(), _Step("space", "space", N_("column row # (00 unknown)"), nullable=True)],
     ),
-    "5": _Item("undo the last input", "undo", []),
+    "5": _Item(N_("undo the last input"), "undo", []),
     "6": _Item(
-        "record a penalty",
+        N_("record a penalty"),
         "penalty",
         [
             _player(),
-            _Step("kind", "choice", "1 late 2 forfeit 3 pass", {"1": "late", "2": "forfeit",
+            _Step("kind", "choice", N_("1 late 2 forfeit 3 pass"), {"1": "late", "2": "forfeit",
                                                                "3": "pass"}),
         ],
     ),
-    "7": _Item("cancel a penalty", "cancel-penalty", [_Step("index", "number", "penalty no., #")]),
+    "7": _Item(N_("cancel a penalty"), "cancel-penalty",
+               [_Step("index", "number", N_("penalty no., #"))]),
     "8": _Item(
-        "result",
+        N_("result"),
         "result",
         [
             _Step(
                 "winner",
                 "choice",
-                "1 red 2 black 3 tie 4/5 forfeit 0 confirm",
+                N_("1 red 2 black 3 tie 4/5 forfeit 0 confirm"),
                 {
                     "1": ("red", False),
                     "2": ("black", False),
@@ -125,16 +130,16 @@ MENU: Mapping[str, _Item] = {
             )
         ],
     ),
-    "9": _Item("next round", "next-round", [_Step("round", "number", "round number, #")]),
-    "A": _Item("whose turn", "turn", [_player()]),
+    "9": _Item(N_("next round"), "next-round", [_Step("round", "number", N_("round number, #"))]),
+    "A": _Item(N_("whose turn"), "turn", [_player()]),
     "B": _Item(
-        "tournament options",
+        N_("tournament options"),
         "options",
         [
             _Step(
                 "option",
                 "choice",
-                "1 sand s 2 level 3 rules 4 calib.",
+                N_("1 sand s 2 level 3 rules 4 calib."),
                 {"1": "show_sand_seconds", "2": "level", "3": "ruleset", "4": "calibration"},
             )
         ],
@@ -143,12 +148,12 @@ MENU: Mapping[str, _Item] = {
 
 _OPTION_STEPS: Mapping[str, list[_Step]] = {
     "show_sand_seconds": [
-        _Step("value", "choice", "players see seconds: 1 on 0 off", {"1": True, "0": False})
+        _Step("value", "choice", N_("players see seconds: 1 on 0 off"), {"1": True, "0": False})
     ],
-    "level": [_Step("value", "choice", "level 1 2 3", {"1": 1, "2": 2, "3": 3})],
-    "ruleset": [_Step("value", "choice", "1 adjusted 2 original",
+    "level": [_Step("value", "choice", N_("level 1 2 3"), {"1": 1, "2": 2, "3": 3})],
+    "ruleset": [_Step("value", "choice", N_("1 adjusted 2 original"),
                       {"1": "adjusted", "2": "original"})],
-    "calibration": [_glass(), _Step("value", "seconds", "period in seconds, #")],
+    "calibration": [_glass(), _Step("value", "seconds", N_("period in seconds, #"))],
 }
 
 
@@ -204,12 +209,12 @@ class ArbiterMenu:
                 self.state = "confirm"
                 self.message = ""
             else:
-                self.message = "reason: a key 1-5"
+                self.message = N_("reason: a key 1-5")
             return True, []
         if self.state == "confirm":
             if key == "#":
                 return True, self._commit()
-            self.message = "# confirms, * goes back"
+            self.message = N_("# confirms, * goes back")
             return True, []
         return True, []
 
@@ -230,7 +235,7 @@ class ArbiterMenu:
             return True, [Note(f"arbiter: {self.message}", {"arbiter": "locked"})]
         self.state = "pin"
         self._typed = ""
-        self.message = "arbiter PIN, then #"
+        self.message = N_("arbiter PIN, then #")
         return True, []
 
     def _pin(self, key: str, now: float) -> list[Action]:
@@ -270,7 +275,7 @@ class ArbiterMenu:
     def _choose(self, key: str) -> list[Action]:
         item = MENU.get(key)
         if item is None:
-            self.message = "no such item"
+            self.message = N_("no such item")
             return []
         self._item = item
         self._steps = list(item.steps)
@@ -280,11 +285,11 @@ class ArbiterMenu:
         if item.what == "undo":
             self._undo_target = self.last_input()
             if self._undo_target is None:
-                self.message = "nothing to undo"
+                self.message = N_("nothing to undo")
                 self.state = "menu"
                 self._item = None
                 return []
-            t, ev, _ = self._undo_target
+            t, ev, _text = self._undo_target
             self._values.update(target_t=t, target_ev=ev)
         self.state = "step" if self._steps else "reason"
         return []
@@ -317,18 +322,19 @@ class ArbiterMenu:
             if typed == "00" and step.nullable:
                 return None
             if len(typed) != 2 or not "1" <= typed[0] <= "7":
-                return _Invalid("column 1-7 then row")
+                return _Invalid(N_("column 1-7 then row"))
             space = f"{COLUMNS[int(typed[0]) - 1]}{typed[1]}"
             from companion.tamsk.board import is_space
 
-            return space if is_space(space) else _Invalid(f"no space {space}")
+            return space if is_space(space) else _Invalid(Remark(N_("no space {space}"),
+                                                                      space=space))
         if not typed or typed == ".":
             return _Invalid(step.prompt)
         if step.kind == "seconds":
             return float(typed)
         number = int(typed.replace(".", "") or "0")
         if step.key == "index":
-            return number - 1 if number >= 1 else _Invalid("penalties are numbered from 1")
+            return number - 1 if number >= 1 else _Invalid(N_("penalties are numbered from 1"))
         return number if number >= 1 else _Invalid(step.prompt)
 
     def _store(self, step: _Step, value: Any) -> list[Action]:
@@ -363,43 +369,54 @@ class ArbiterMenu:
         if item.what == "options":
             name = values.pop("option")
             if name == "calibration":
-                self.message = f"{values['glass']} period {values['value']:g} s (next game)"
+                self.message = Remark(N_("{glass} period {seconds} s (next game)"),
+                                      glass=values["glass"], seconds=f"{values['value']:g}")
                 return [SetOption("calibration", {values["glass"]: values["value"]})]
             self.message = f"{name}: {values['value']}"
             return [SetOption(name, values["value"])]
         what = item.what
         if what == "result" and values.pop("confirm", False):
             what = "confirm"
-        self.message = f"{item.label}: sent"
+        self.message = Remark(N_("{item}: sent"), item=Remark(item.label))
         return [Correct({"what": what, **values})]
 
     # ------------------------------------------------------------------ screen
 
     def screen(self) -> list[str]:
-        """Up to four short lines for the table's screen."""
+        """Up to four short lines for the table's screen, in the table's language (what is
+        journaled, the notes and the corrections' reasons, stays English)."""
         if self.state == "idle":
-            return [self.message] if self.message else []
+            return [said(self.message)] if self.message else []
         if self.state == "pin":
-            return ["ARBITER", "PIN: " + "*" * len(self._typed), self.message]
+            return [_("ARBITER"), _("PIN: ") + "*" * len(self._typed), said(self.message)]
         if self.state == "menu":
-            return ["ARBITER  * leaves", "1 sand 2 space 3+ 4- ring", "5 undo 6 pen 7 -pen 8 res",
-                    self.message or "9 round A turn B options"]
+            return [_("ARBITER  * leaves"), _("1 sand 2 space 3+ 4- ring"),
+                    _("5 undo 6 pen 7 -pen 8 res"),
+                    said(self.message) or _("9 round A turn B options")]
         assert self._item is not None
-        lines = [f"ARBITER {self._item.label}"]
+        lines = [_("ARBITER {item}").format(item=_(self._item.label))]
         if self._item.what == "undo" and self._undo_target is not None:
-            lines.append(f"undo {self._undo_target[2]}")
+            lines.append(_("undo {input}").format(input=self._undo_target[2]))
         if self._item.what == "cancel-penalty":
             lines += [f"{n}: {text}" for n, text in enumerate(self.penalties(), start=1)][:2]
         if self.state == "step":
-            lines.append(self._steps[0].prompt)
-            lines.append(self._typed or self.message)
+            lines.append(_(self._steps[0].prompt))
+            lines.append(self._typed or said(self.message))
         elif self.state == "reason":
-            lines.append("reason 1 missed 2 ghost")
-            lines.append("3 players 4 ruling 5 dispute")
+            lines.append(_("reason 1 missed 2 ghost"))
+            lines.append(_("3 players 4 ruling 5 dispute"))
         else:
-            lines.append(self._values.get("reason", ""))
-            lines.append("# confirms, * back")
+            lines.append(said(self._values.get("reason", "")))
+            lines.append(_("# confirms, * back"))
         return lines
+
+
+def said(text: str) -> str:
+    """A message of the menu in the table's language ("" stays empty: gettext would give the
+    catalog's header)."""
+    if not text:
+        return ""
+    return say(text) if isinstance(text, Remark) else _(text)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import N_
+from companion.remark import Remark
 from companion.replay.model import Frame, Line, PackedState, Replay, unknown_header_fields
 from companion.replay.panel import clock
 from companion.scenario import MalformedInput, NumberedEvent
@@ -23,6 +25,7 @@ from companion.tamsk.game import Game, Rules
 from companion.tamsk.notation import group, line_kind
 from companion.tamsk.notation import text as line_text
 from companion.tamsk.simulate import rules_from_header
+from companion.tamsk.words import reason_in_words, refusal_in_words
 
 #: Header fields the Tamsk rules read.
 RULE_FIELDS = ("game", "level", "ruleset", "start", "periods")
@@ -90,57 +93,78 @@ class _Seen:
         )
 
     def changes(self, game: Game) -> list[tuple[str, str]]:
-        """``(short, long)`` words for everything that happened since this was seen."""
+        """``(short, long)`` words for everything that happened since this was seen (the long
+        ones are :class:`Remark` s, said in the players' language where a replay shows them)."""
         out: list[tuple[str, str]] = []
         for name in GLASSES:
             g = game.glasses[name]
             if g.dead and name not in self.dead:
                 at = clock(g.died_at or game.t)
-                out.append((f"{name} lost", f"{name} ran out of sand at {at}: lost"))
+                out.append((f"{name} lost", Remark(N_("{glass} ran out of sand at {at}: lost"),
+                                                   glass=name, at=at)))
         for p in game.penalties[self.penalties :]:
             at = clock(p.t)
+            who = _player(p.player)
             if p.kind == "late":
-                out.append((f"{p.player} late", f"{p.player} late: the 15 s ran out at {at}"))
+                out.append((f"{p.player} late",
+                            Remark(N_("{player} late: the 15 s ran out at {at}"),
+                                   player=who, at=at)))
             elif p.kind == "forfeit":
-                out.append(
-                    (
-                        f"{p.player} forfeit",
-                        f"{p.player} forfeits the turn: the 15 s ran out at {at}",
-                    )
-                )
+                out.append((f"{p.player} forfeit",
+                            Remark(N_("{player} forfeits the turn: the 15 s ran out at {at}"),
+                                   player=who, at=at)))
             else:
-                out.append((f"{p.player} pass", f"{p.player} passes: a penalty at level 3"))
+                out.append((f"{p.player} pass",
+                            Remark(N_("{player} passes: a penalty at level 3"), player=who)))
         for entry in game.passes[self.passes :]:
-            who = entry["player"]
+            who = _player(entry["player"])
             if entry.get("voluntary"):
                 continue  # said by its penalty
             if entry.get("auto"):
-                out.append((f"{who} blocked", f"{who} cannot move: passes"))
+                out.append((f"{who} blocked", Remark(N_("{player} cannot move: passes"),
+                                                     player=who)))
             elif entry.get("skipped"):
-                out.append((f"{who} skipped", f"{who}'s turn is skipped (original rules)"))
+                out.append((f"{who} skipped",
+                            Remark(N_("{player}'s turn is skipped (original rules)"),
+                                   player=who)))
             else:
-                out.append((f"{who} pass", f"{who} passes"))
+                out.append((f"{who} pass", Remark(N_("{player} passes"), player=who)))
         now = _Seen.of(game)
         if now.bonus is not None and now.bonus != self.bonus:
             out.append(
                 (
                     f"{now.bonus} 2 rings",
-                    f"{now.bonus} may drop a second ring on any space not full",
+                    Remark(N_("{player} may drop a second ring on any space not full"),
+                           player=_player(now.bonus)),
                 )
             )
         for player in sorted(now.skip - self.skip):
-            out.append((f"{player} skips next", f"{player}'s next turn will be skipped"))
+            out.append((f"{player} skips next",
+                        Remark(N_("{player}'s next turn will be skipped"),
+                               player=_player(player))))
         for r in game.bonus_rings[self.bonus_rings :]:
-            out.append((f"2nd ring {r['space']}", f"{r['player']}'s second ring on {r['space']}"))
+            out.append((f"2nd ring {r['space']}",
+                        Remark(N_("{player}'s second ring on {space}"),
+                               player=_player(r["player"]), space=r["space"])))
         for v in game.violations[self.violations :]:
-            out.append((f"refused {v.kind}", f"refused: {v.detail} ({v.kind})"))
+            out.append((f"refused {v.kind}",
+                        Remark(N_("refused: {detail} ({kind})"),
+                               detail=Remark.via(refusal_in_words, v.detail), kind=v.kind)))
         if game.over and not self.over and game.outcome is not None:
             o = game.outcome
             if o.winner == "tie":
-                out.append(("game over: tie", "game over: a tie"))
+                out.append(("game over: tie", Remark(N_("game over: a tie"))))
             else:
-                out.append((f"{o.winner} wins", f"game over: {o.winner} wins ({o.reason})"))
+                out.append((f"{o.winner} wins",
+                            Remark(N_("game over: {player} wins ({reason})"),
+                                   player=_player(str(o.winner)),
+                                   reason=Remark.via(reason_in_words, o.reason))))
         return out
+
+
+def _player(player: str) -> str:
+    """A player's colour as a word of the game (``červený`` in Czech), else as it is."""
+    return Remark(player, context="player") if player in ("red", "black") else player
 
 
 class _Sand:
@@ -222,7 +246,8 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     game = Game(rules)
     sand = _Sand(game)
-    frames = [Frame(0, 0.0, "start", PackedState(game.snapshot()), ("the game starts",))]
+    frames = [Frame(0, 0.0, "start", PackedState(game.snapshot()),
+                    (Remark(N_("the game starts")),))]
     lines: list[Line] = []
     for k, record in enumerate(records):
         evs = [usable[i][2] for i in record.events]
@@ -261,7 +286,9 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             sand.sample(event.t)
             for m, was in zip(recent, claimed, strict=True):
                 if m.ring == "claimed" and not was:
-                    claims.append(f"{event.player} claims the ring on {m.to or '?'}")
+                    claims.append(Remark(N_("{player} claims the ring on {space}"),
+                                         player=_player(str(event.player)),
+                                         space=m.to or "?"))
         last = evs[-1].t
         following = usable[records[k + 1].events[0]][2].t if k + 1 < len(records) else None
         if following is None or following > last:

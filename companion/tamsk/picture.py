@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.i18n import _
+from companion.i18n import _, say
 from companion.replay import bitmap
 from companion.replay.model import Frame
 from companion.replay.palette import Ink, glass_ink
@@ -269,7 +269,7 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     out.append(Rect(x, y - 4, right, y - 4, Ink.RULE))
     for mark in frame.marks:
         ink = Ink.REFUSED if mark.startswith("refused") else Ink.TEXT
-        for part in bitmap.wrap(mark, _CHARS):
+        for part in bitmap.wrap(say(mark), _CHARS):
             if y > HEIGHT - 14:
                 break
             out.append(Text(x, y, part, ink, 1))

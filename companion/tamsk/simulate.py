@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times, timed_events
@@ -104,39 +104,95 @@ def _clock(seconds: float) -> str:
     return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
-def summary(result: dict[str, Any]) -> str:
-    """A person's view of the state: board, rings, sand, timer, penalties and violations."""
+def _english(message: str) -> str:
+    return message
+
+
+def _english_in(context: str, message: str) -> str:
+    return message
+
+
+def _codes(pgettext: Callable[[str, str], str]) -> dict[tuple[str, str], str]:
+    """The result's codes as words (in English the codes themselves, as they always read)."""
+    return {
+        ("ruleset", "adjusted"): pgettext("ruleset", "adjusted"),
+        ("ruleset", "original"): pgettext("ruleset", "original"),
+        ("start", "standard"): pgettext("start", "standard"),
+        ("start", "free"): pgettext("start", "free"),
+        ("reason", "rings"): pgettext("reason", "rings"),
+        ("reason", "tie"): pgettext("reason", "tie"),
+        ("reason", "time-tiebreak"): pgettext("reason", "time-tiebreak"),
+        ("reason", "full-space"): pgettext("reason", "full-space"),
+        ("reason", "resignation"): pgettext("reason", "resignation"),
+        ("reason", "arbiter"): pgettext("reason", "arbiter"),
+        ("reason", "forfeit"): pgettext("reason", "forfeit"),
+        ("penalty", "late"): pgettext("penalty", "late"),
+        ("penalty", "forfeit"): pgettext("penalty", "forfeit"),
+        ("penalty", "pass"): pgettext("penalty", "pass"),
+    }
+
+
+def summary(
+    result: dict[str, Any],
+    _: Callable[[str], str] = _english,
+    pgettext: Callable[[str, str], str] = _english_in,
+) -> str:
+    """A person's view of the state: board, rings, sand, timer, penalties and violations.
+
+    English unless the shell gives its gettext functions (``_``, ``pgettext``): the rules never
+    import gettext, but the words are marked here, where they are written.
+    """
+
+    def player(colour: Any) -> str:
+        return pgettext("player", colour) if colour in ("red", "black") else str(colour)
+
+    codes = _codes(pgettext)
+
+    def code(context: str, value: Any) -> str:
+        return codes.get((context, value), str(value))
+
     out = [
-        f"Tamsk level {result['level']} ({result['ruleset']} rules, {result['start']} start)"
-        f" at {_clock(result['t'])}",
+        _("Tamsk level {level} ({ruleset} rules, {start} start) at {t}").format(
+            level=result["level"], ruleset=code("ruleset", result["ruleset"]),
+            start=code("start", result["start"]),
+            t=_clock(result["t"])),
         "",
         board_text(result),
-        "  r1:n/c a glass on a space with n rings of c, R1 a lost glass, ## a full space",
+        _("  r1:n/c a glass on a space with n rings of c, R1 a lost glass, ## a full space"),
         "",
-        f"Rings left: red {result['rings_left']['red']}, black {result['rings_left']['black']}",
+        _("Rings left: red {red}, black {black}").format(
+            red=result["rings_left"]["red"], black=result["rings_left"]["black"]),
     ]
     if result["level"] >= 2:
         for name, g in result["glasses"].items():
             state = (
-                "lost at " + _clock(g["died_at"])
+                _("lost at {t}").format(t=_clock(g["died_at"]))
                 if g["dead"]
-                else ("running" if g["running"] else "not turned yet")
+                else (_("running") if g["running"] else _("not turned yet"))
             )
-            out.append(f"  {name} on {g['space'] or '?':3} sand {g['sand']:6.1f} s  {state}")
+            out.append(_("  {glass} on {space:3} sand {sand:6.1f} s  {state}").format(
+                glass=name, space=g["space"] or "?", sand=g["sand"], state=state))
     timer = result["timer15"]
     if timer["running"]:
-        out.append(f"15-second timer: {timer['remaining']:.1f} s left against {timer['against']}")
+        out.append(_("15-second timer: {left:.1f} s left against {player}").format(
+            left=timer["remaining"], player=player(timer["against"])))
     if result["over"]:
-        out.append(f"Game over: {result['winner']} ({result['reason']})")
+        out.append(_("Game over: {winner} ({reason})").format(
+            winner=player(result["winner"]) if result["winner"] != "tie" else _("tie"),
+            reason=code("reason", result["reason"])))
         if result["tiebreak"]:
             order = ", ".join(f"{g} {_clock(t)}" for g, t in result["tiebreak"])
-            out.append(f"  glasses ran out in this order: {order}")
+            out.append(_("  glasses ran out in this order: {order}").format(order=order))
     else:
-        out.append(f"Turn: {result['turn']}")
+        out.append(_("Turn: {player}").format(player=player(result["turn"])))
         if result["bonus_ring"]:
-            out.append(f"  {result['bonus_ring']} may drop a second ring on any space not full")
+            out.append(_("  {player} may drop a second ring on any space not full").format(
+                player=player(result["bonus_ring"])))
     for p in result["penalties"]:
-        out.append(f"Penalty at {_clock(p['t'])}: {p['player']} {p['kind']}")
+        out.append(_("Penalty at {t}: {player} {kind}").format(
+            t=_clock(p["t"]), player=player(p["player"]),
+            kind=code("penalty", p["kind"])))
     for v in result["violations"]:
-        out.append(f"Refused at {_clock(v['t'])} ({v['player']}): {v['kind']}: {v['detail']}")
+        out.append(_("Refused at {t} ({player}): {kind}: {detail}").format(
+            t=_clock(v["t"]), player=player(v["player"]), kind=v["kind"], detail=v["detail"]))
     return "\n".join(out)

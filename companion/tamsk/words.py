@@ -65,6 +65,7 @@ _REASONS = {
     "equal-rings": N_("equal rings"),
     "end": N_("stopped by the arbiter"),
     "stopped": N_("stopped by the arbiter"),
+    "resignation": N_("resignation"),
 }
 
 

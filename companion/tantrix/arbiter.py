@@ -20,6 +20,8 @@ from companion.arbiter import keypad
 from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
 from companion.scenario import MalformedInput
+from companion.tantrix.cellnames import CellNames
+from companion.tantrix.correction_words import correction_refusal_in_words
 from companion.tantrix.corrections import Ledger, parse_correction
 from companion.tantrix.simulate import make_game, who
 
@@ -208,7 +210,13 @@ dispute = keypad.no_dispute
 def station(table: Any, clock: ClockLike) -> KeypadStation:
     """Arbiter mode at the table: the arbiter's signed corrections (no keypad menu: the keypad
     is the players')."""
-    return KeypadStation(table, clock, parse_correction)
+
+    def words(detail: str) -> str:
+        game = getattr(table, "game", None)
+        cells = [(p.q, p.r) for p in game.placements] + list(game.forced_spaces()) if game else []
+        return correction_refusal_in_words(detail, CellNames.of(cells))
+
+    return KeypadStation(table, clock, parse_correction, words)
 
 
 _SCRIPT = r"""

@@ -49,9 +49,24 @@ class CellNames:
 
     def name(self, q: int, r: int) -> str:
         """``c4``: the row's letter (``a``..``z``, then ``aa``...) and the column's number."""
-        row = r - self.top
-        column = (2 * q + r - self.left) // 2 + 1
-        return _letters(row) + str(column)
+        return self.row(r) + str(self.column(q, r))
+
+    def row(self, r: int) -> str:
+        """The letter of row ``r`` (``a`` the top row), as written down the map's edge."""
+        return _letters(r - self.top)
+
+    def column(self, q: int, r: int) -> int:
+        """The number of the column cell ``(q, r)`` stands in (``1`` the leftmost)."""
+        return (2 * q + r - self.left) // 2 + 1
+
+    def column_middle(self, column: int) -> float:
+        """Where the map writes ``column``'s number, in doubled columns (``2q + r``).
+
+        A column holds a cell of every row, those of alternate rows half a hexagon apart
+        (doubled columns ``2c`` and ``2c + 1`` from the left edge): its number stands between
+        them, nearer to each of its own cells than to any other column's number.
+        """
+        return self.left + 2 * (column - 1) + 0.5
 
     def names(self, cells: Sequence[Sequence[int]]) -> str:
         return " ".join(self.name(int(c[0]), int(c[1])) for c in cells)

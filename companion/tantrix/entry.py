@@ -31,7 +31,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from companion.i18n import _
 from companion.tantrix import messages as say
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.game import Game, IllegalPlacement, Placement
 from companion.tantrix.geometry import Cell, distance
 from companion.tantrix.hands import HandsGame
@@ -171,7 +173,8 @@ class KeypadEntry:
                 return self._drawn(g, number)
             at = self.game.where_is(number)
             if at is not None:
-                return self._error(f"tile {number} already lies at {at[0]}, {at[1]}")
+                # the engine's form, "(q, r)": the journal keeps it, the screen names the cell
+                return self._error(f"tile {number} already lies at ({at[0]}, {at[1]})")
             if self.game.is_over:
                 return self._error("the game is over")
             if not self._offer(number):
@@ -206,7 +209,7 @@ class KeypadEntry:
             except IllegalPlacement as exc:
                 return self._error(str(exc), event=placement.as_event())
             self._reset()
-            self._note = f"tile {placement.tile} placed at {q}, {r}"
+            self._note = _(say.PLACED).format(tile=placement.tile, cell=self._names().name(q, r))
             return self._screen(action=placement.as_event())
         return self._error("A/B: next spot, C: rotate, #: place, *: cancel")
 
@@ -352,22 +355,28 @@ class KeypadEntry:
         self._note = say.DRAWN.format(player=seat_names(g.players)[seat], tile=number)
         return self._screen(action=event)
 
+    def _names(self) -> CellNames:
+        """The cells' names as the screen's map gives them now (its tiles and forced spaces):
+        what a player reads; the journal keeps the exact coordinates."""
+        g = self.game
+        return CellNames.of([p.cell for p in g.placements] + g.forced_spaces())
+
     def _status(self) -> tuple[str, ...]:
         g = self.game
         forced = g.forced_spaces()
+        names = self._names()
         extra: list[str] = []
         if isinstance(g, HandsGame):
             extra.append(say.HAND.format(tiles=" ".join(map(str, g.hand(g.seat)))))
             fills = g.must_fill()
             if fills:
-                extra.append(
-                    say.MUST_FILL.format(fills=" ".join(f"{f.tile}@{f.q},{f.r}" for f in fills))
-                )
+                words = " ".join(f"{f.tile}@{names.name(f.q, f.r)}" for f in fills)
+                extra.append(_(say.MUST_FILL).format(fills=words))
         head = "game over" if g.is_over else f"{g.turn} to play"
         lines = [
             f"{head} | bag {g.bag} {g.phase}",
-            f"forced: {len(forced)}"
-            + (" " + " ".join(f"{q},{r}" for q, r in forced[:4]) if forced else ""),
+            _(say.FORCED_COUNT).format(count=len(forced))
+            + (" " + names.names(forced[:4]) if forced else ""),
         ]
         for player, s in g.scores().items():
             chain = f"loop {s.loop}" if 2 * s.loop >= s.line and s.loop else f"line {s.line}"
@@ -416,10 +425,9 @@ class KeypadEntry:
             spot = self._spots[self._index]
             placement = Placement(self._tile, spot[0], spot[1], self._rot)
             forced = g.is_forced_space(spot)
-            where = "forced space" if forced else "spot"
-            prompt = (
-                f"tile {self._tile}: {where} {self._index + 1}/{len(self._spots)} at "
-                f"{spot[0]},{spot[1]} rotation {self._rot}"
+            prompt = _(say.PLACE_FORCED if forced else say.PLACE_SPOT).format(
+                tile=self._tile, at=self._index + 1, of=len(self._spots),
+                cell=self._names().name(*spot), rot=self._rot,
             )
             return Screen(
                 PLACE,
@@ -439,7 +447,7 @@ class KeypadEntry:
             return Screen(MENU, "menu", lines=lines, cursor=self._cursor)
         if self._mode == UNDO:
             last = g.placements[-1]
-            prompt = f"undo tile {last.tile} at {last.q},{last.r}? #: yes, *: no"
+            prompt = _(say.UNDO_ASK).format(tile=last.tile, cell=self._names().name(*last.cell))
             return Screen(UNDO, prompt, tile=last.tile, spot=last.cell)
         if self._mode == SCORES:
             lines = tuple(
@@ -448,8 +456,10 @@ class KeypadEntry:
             )
             return Screen(SCORES, "scores (any key: back)", lines=lines)
         spaces = g.forced_spaces()
+        names = self._names()
         lines = tuple(
-            f"{q},{r}: " + "".join(_letter(c) for c in g.facing((q, r))) for q, r in spaces
+            f"{names.name(q, r)}: " + "".join(_letter(c) for c in g.facing((q, r)))
+            for q, r in spaces
         )
         if not spaces:
             return Screen(FORCED, "no forced space (any key: back)")

@@ -10,10 +10,12 @@ scoring chain for the picture to trace.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import N_, _
+from companion.remark import Remark
 from companion.replay.chains import traced
 from companion.replay.model import (
     Frame,
@@ -32,6 +34,7 @@ from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
 from companion.tantrix.simulate import make_game, mode_of, play_event, state, who
+from companion.tantrix.words import refusal_in_words
 
 RULE_FIELDS = ("game", "players", "hands", "mode", "target", "puzzle")
 
@@ -102,6 +105,19 @@ class _Table:
         return out
 
 
+def _mode_word(mode: str) -> str:
+    """``solitaire`` as the menu names the mode (``Solitaire``), in lower case as in English."""
+    word = _(mode.capitalize())
+    return word.lower() if word != mode.capitalize() else mode
+
+
+def _refused(violation: Mapping[str, Any]) -> Remark:
+    """``refused: <the rules' detail> (<rule>)``, the detail said by the game's words."""
+    return Remark(N_("refused: {detail} ({kind})"),
+                  detail=Remark.via(refusal_in_words, str(violation["detail"])),
+                  kind=violation["kind"])
+
+
 def _cells(state: dict[str, Any]) -> set[tuple[int, int]]:
     cells = {(t["q"], t["r"]) for t in state["tiles"]}
     cells |= {(q, r) for q, r in state["forced"]}
@@ -121,7 +137,8 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     table = _Table(make_game(header))
     first = table.state()
-    frames = [Frame(0, 0.0, "start", first, (f"{players[0]} to play",))]
+    frames = [Frame(0, 0.0, "start", first,
+                    (Remark(N_("{player} to play"), player=Remark(players[0])),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
     t = 0.0
@@ -145,21 +162,29 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             if cell_filled is not None:
                 filled = cell_filled
                 if fills:
-                    marks.append(f"fills the forced space ({cell_filled[0]}, {cell_filled[1]})")
+                    marks.append(Remark(N_("fills the forced space ({q}, {r})"),
+                                        q=cell_filled[0], r=cell_filled[1]))
             if undone is not None and len(table.violations) == refused_before:
-                marks.append(f"takes back tile {undone.tile} from ({undone.q}, {undone.r})")
+                marks.append(Remark(N_("takes back tile {tile} from ({q}, {r})"),
+                                    tile=undone.tile, q=undone.q, r=undone.r))
         for v in table.violations[refused_before:]:
-            marks.append(f"refused: {v['detail']} ({v['kind']})")
+            marks.append(_refused(v))
         now = table.state()
         forced = len(now["forced"])
         if forced != forced_before:
-            marks.append(f"{forced} forced space{'s' if forced != 1 else ''} on the table")
+            marks.append(Remark(N_("{n} forced space on the table") if forced == 1
+                                else N_("{n} forced spaces on the table"), n=forced))
         if phase_before != now["phase"]:
-            marks.append(f"the bag is empty: {now['phase']} phase, no more restrictions")
+            marks.append(Remark(N_("the bag is empty: final phase, no more restrictions"))
+                         if now["phase"] == "final" else
+                         Remark(N_("the bag is empty: {phase} phase, no more restrictions"),
+                                phase=now["phase"]))
         if now["over"] and not any(m.startswith("game over") for f in frames for m in f.marks):
             w = now["winner"]
             points = ", ".join(f"{p} {s['points']}" for p, s in now["scores"].items())
-            marks.append(f"game over: {'a tie' if w == 'tie' else w + ' wins'} ({points})")
+            marks.append(Remark(N_("game over: a tie ({points})"), points=points) if w == "tie"
+                         else Remark(N_("game over: {player} wins ({points})"),
+                                     player=Remark(w), points=points))
         group_objs = [objs[i] for i in record.events]
         label = line_text(group_objs, record.kind, player=player, exact=False)
         text = line_text(group_objs, record.kind, player=player, exact=True)
@@ -238,7 +263,8 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         return _SoloTable(solo.make(mode, header, 1))
 
     table = start()
-    frames = [Frame(0, 0.0, "start", table.state(), (f"Tantrix {mode}",))]
+    frames = [Frame(0, 0.0, "start", table.state(),
+                    (Remark(N_("Tantrix {mode}"), mode=Remark.via(_mode_word, mode)),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
     for k, record in enumerate(records):
@@ -255,10 +281,10 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         #: a move: a tile laid, or in a Gobble race (whose scorer sees no tiles) a gobble filled
         moved = filled is not None or (gobbled and len(table.violations) == refused_before)
         for v in table.violations[refused_before:]:
-            marks.append(f"refused: {v['detail']} ({v['kind']})")
+            marks.append(_refused(v))
         now = table.state()
         if now.get("solved") and not any("SOLVED" in m for f in frames for m in f.marks):
-            marks.append("SOLVED")
+            marks.append(Remark(N_("SOLVED")))
         group_objs = [objs[i] for i in record.events]
         label = line_text(group_objs, record.kind, exact=False)
         frames.append(

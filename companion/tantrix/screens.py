@@ -6,6 +6,9 @@ or loop) and, under ``"entry"``, the keypad dialogue. What it shows follows the 
 
 * ``tile`` (typing the number on the back of a tile): the table screen; on a tall panel the
   whole board is drawn above it, forced spaces marked;
+* every map (the board, the small ones) letters its rows down the left edge and numbers its
+  columns along the top, as :class:`~companion.tantrix.cellnames.CellNames` names the cells in
+  every message (:class:`MapFrame` says where each name stands);
 * ``place`` (choosing spot and rotation): a small map around the candidate spot with the tile
   drawn there as turned, which legal spot this is (``2/5``), the rotation, and whether it fits;
 * ``menu``, ``scores``, ``forced``, ``undo``: the D menu and what it opens;
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -43,6 +47,7 @@ from companion.screens.text import (
     draw_text_centred,
     draw_text_right,
     printable,
+    text_width,
 )
 from companion.tantrix import messages as say
 from companion.tantrix.cellnames import CellNames
@@ -344,13 +349,235 @@ def fit_radius(cells: Sequence[Cell], width: int, height: int, largest: float) -
     return max(1.5, min(largest, (width - 2) / span_x, (height - 2) / span_y))
 
 
+# -- the names written round a map ----------------------------------------------------------------
+
+#: Rows of a column number (the digits' ink), and the gap between it and the hexagons.
+_NUMBER_HEIGHT = 7
+_GAP = 2
+#: The least distance between two row letters (a descender above an ascender must not touch),
+#: and the least gap between two column numbers; closer rows or columns are named every other
+#: (every third...) instead.
+_ROW_PITCH = 8.0
+_NUMBER_GAP = 2.5
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class MapLabel:
+    """One row letter (``at``: the pixel row of the row's centres) or column number (``at``:
+    the pixel column of its middle); ``shown`` is False where neighbours crowd it out."""
+
+    text: str
+    at: float
+    shown: bool
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """How a map lies on the screen: hexagons of ``radius`` with cell (0, 0) at pixel
+    ``origin``, the row letters down the left edge (from pixel column ``letters_x``) and the
+    column numbers along the top (their ink from pixel row ``numbers_y``).
+
+    The names are :class:`~companion.tantrix.cellnames.CellNames`' of the whole table, so the
+    letter beside a tile's row and the number above its column spell the name the refusals,
+    the forced-space line and the prompts give it, even on a small map of a corner of the table.
+    """
+
+    radius: float
+    origin: tuple[float, float]
+    rows: tuple[MapLabel, ...]
+    columns: tuple[MapLabel, ...]
+    letters_x: int
+    numbers_y: int
+    #: The strips the names take: left of the hexagons, above them.
+    margins: tuple[int, int]
+    #: The box the map and its names are drawn in.
+    box: Box
+
+    def centre(self, q: int, r: int) -> tuple[float, float]:
+        """The pixel centre of cell ``(q, r)``."""
+        x, y = hex_centre(q, r, self.radius)
+        return self.origin[0] + x, self.origin[1] + y
+
+    def label_of(self, q: int, r: int) -> str:
+        """The name a player reads off the map for cell ``(q, r)``: the letter of the row
+        nearest its centre and the number of the column nearest it."""
+        x, y = self.centre(q, r)
+        row = min(self.rows, key=lambda label: abs(label.at - y))
+        column = min(self.columns, key=lambda label: abs(label.at - x))
+        return row.text + column.text
+
+
+def _labels(
+    names: CellNames,
+    rows: range,
+    columns: range,
+    radius: float,
+    origin: tuple[float, float],
+    anchor: tuple[int, int],
+) -> tuple[tuple[MapLabel, ...], tuple[MapLabel, ...]]:
+    """The letters of ``rows`` and the numbers of ``columns`` where ``origin`` puts them;
+    when they crowd, every k-th is shown, counted from the ``anchor`` row and column."""
+    ox, oy = origin
+    row_step = math.ceil(_ROW_PITCH / (1.5 * radius) - 1e-9)
+    widest = max((len(str(c)) for c in columns), default=1) * CHAR_WIDTH
+    column_step = math.ceil((widest + _NUMBER_GAP) / (math.sqrt(3) * radius) - 1e-9)
+    row_labels = tuple(
+        MapLabel(names.row(r), oy + 1.5 * radius * r, (r - anchor[0]) % row_step == 0)
+        for r in rows
+    )
+    column_labels = tuple(
+        MapLabel(str(c), ox + math.sqrt(3) / 2 * radius * names.column_middle(c),
+                 (c - anchor[1]) % column_step == 0)
+        for c in columns
+    )
+    return row_labels, column_labels
+
+
+def _margins(names: CellNames, rows: range) -> tuple[int, int]:
+    """The room the row letters (left) and the column numbers (top) take."""
+    letters = max((len(names.row(r)) for r in rows), default=1)
+    return letters * CHAR_WIDTH + _GAP, _NUMBER_HEIGHT + _GAP
+
+
+def board_frame(
+    cells: Sequence[Cell], names: CellNames, box: Box, largest: float = 9.0
+) -> MapFrame:
+    """The whole table scaled to fit ``box`` with its row letters and column numbers beside
+    it (the margin they need is kept out of the hexagons' room), the lot centred in the box."""
+    left, top, right, bottom = box
+    rows = range(min(r for _q, r in cells), max(r for _q, r in cells) + 1)
+    numbers = [names.column(q, r) for q, r in cells]
+    columns = range(min(numbers), max(numbers) + 1)
+    margin_x, margin_y = _margins(names, rows)
+    radius = fit_radius(cells, right - left + 1 - margin_x, bottom - top + 1 - margin_y, largest)
+    xs = [hex_centre(q, r, radius)[0] for q, r in cells]
+    ys = [hex_centre(q, r, radius)[1] for q, r in cells]
+    half = math.sqrt(3) / 2 * radius
+    width = margin_x + max(xs) - min(xs) + 2 * half
+    height = margin_y + max(ys) - min(ys) + 2 * radius
+    hexes_left = left + (right - left + 1 - width) / 2 + margin_x
+    hexes_top = top + (bottom - top + 1 - height) / 2 + margin_y
+    origin = (hexes_left + half - min(xs), hexes_top + radius - min(ys))
+    row_labels, column_labels = _labels(
+        names, rows, columns, radius, origin, (rows.start, columns.start)
+    )
+    return MapFrame(radius, origin, row_labels, column_labels,
+                    letters_x=max(left, round(hexes_left) - margin_x),
+                    numbers_y=max(top, round(hexes_top) - margin_y),
+                    margins=(margin_x, margin_y), box=box)
+
+
+def _middle(low: float, high: float, room: float, keep: float, half: float) -> float:
+    """Where to put the middle of what spans ``low``..``high`` (pixels from cell (0, 0)) in a
+    room ``room`` wide: its own middle when it fits, else as near to it as keeps the hexagon
+    at ``keep`` (``half`` its size) inside."""
+    middle = (low + high) / 2
+    slack = max(0.0, room / 2 - half)
+    return min(max(middle, keep - slack), keep + slack)
+
+
+def local_frame(
+    centre: Cell, names: CellNames, box: Box, radius: float, cells: Sequence[Cell] = ()
+) -> MapFrame:
+    """A map of fixed ``radius`` around cell ``centre`` in ``box`` less the margins for the
+    names: the ``cells`` drawn are centred in it as far as the centre stays inside, and the
+    rows and columns whose middle lies inside are named (the map may be cut at the edges)."""
+    left, top, right, bottom = box
+    drawn = [*cells, centre]
+    margin_x, margin_y = _margins(names, range(min(r for _q, r in drawn),
+                                               max(r for _q, r in drawn) + 1))
+    seen = [hex_centre(q, r, radius) for q, r in drawn]
+    half = math.sqrt(3) / 2 * radius
+    x, y = hex_centre(centre[0], centre[1], radius)
+    mid_x = _middle(min(p[0] for p in seen), max(p[0] for p in seen),
+                    right + 1 - left - margin_x, x, half)
+    mid_y = _middle(min(p[1] for p in seen), max(p[1] for p in seen),
+                    bottom + 1 - top - margin_y, y, radius)
+    cx, cy = (left + margin_x + right + 1) / 2, (top + margin_y + bottom + 1) / 2
+    origin = (cx - mid_x, cy - mid_y)
+    own = names.column(*centre)
+    rows = [r for r in range(min(r for _q, r in drawn), max(r for _q, r in drawn) + 1)
+            if r == centre[1] or top + margin_y + 4 <= origin[1] + 1.5 * radius * r <= bottom - 4]
+    numbers = [names.column(q, r) for q, r in drawn]
+
+    def fits(c: int) -> bool:  # the whole number inside the box
+        middle = origin[0] + math.sqrt(3) / 2 * radius * names.column_middle(c)
+        half_text = len(str(c)) * CHAR_WIDTH / 2
+        return left + margin_x <= middle - half_text and middle + half_text <= right + 1
+
+    columns = [c for c in range(min(numbers), max(numbers) + 1) if c == own or fits(c)]
+    row_labels, column_labels = _labels(
+        names, range(rows[0], rows[-1] + 1), range(columns[0], columns[-1] + 1), radius, origin,
+        (centre[1], own),
+    )
+    hexes_left = origin[0] + min(p[0] for p in seen) - half
+    hexes_top = origin[1] + min(p[1] for p in seen) - radius
+    return MapFrame(radius, origin, row_labels, column_labels,
+                    letters_x=max(left + 1, math.floor(hexes_left) - margin_x),
+                    numbers_y=max(top + 1, math.floor(hexes_top) - margin_y),
+                    margins=(margin_x, margin_y), box=box)
+
+
+def draw_names(
+    draw: ImageDraw.ImageDraw, palette: Palette, frame: MapFrame, box: Box | None = None
+) -> None:
+    """Write the frame's row letters and column numbers; with ``box``, first clear the strips
+    they stand in (left and top of the box) of any hexagon the map cut there."""
+    if box is not None:
+        left, top, right, bottom = box
+        margin_x, margin_y = frame.margins
+        strip_right, strip_bottom = frame.letters_x + margin_x - 1, frame.numbers_y + margin_y - 1
+        draw.rectangle((left, top, strip_right, bottom), fill=palette.background)
+        draw.rectangle((left, top, right, strip_bottom), fill=palette.background)
+    ink = palette.dim
+    for label in frame.rows:
+        if label.shown:  # the x-height (rows 2-6 of the ink) centred on the row
+            draw_text(draw, frame.letters_x, round(label.at) - 4, label.text, ink)
+    left, right = frame.box[0] + frame.margins[0], frame.box[2] + 1
+    for label in frame.columns:
+        if label.shown:  # centred on the column, kept inside the box
+            x = round(label.at - text_width(label.text) / 2)
+            x = max(left, min(x, right - text_width(label.text)))
+            draw_text(draw, x, frame.numbers_y, label.text, ink)
+
+
+def draw_local_map(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    cells: Sequence[Mapping[str, Any]],
+    centre: Cell,
+    names: CellNames,
+    box: Box,
+    radius: float,
+    *,
+    rim: Colour | None = None,
+) -> MapFrame:
+    """A small map of ``cells`` around cell ``centre`` inside ``box``, cut at its edges, the
+    rows and columns it shows named as on the whole table."""
+    drawn = [(int(c["q"]), int(c["r"])) for c in cells
+             if c.get("sides") or c.get("forced") or c.get("candidate")]
+    frame = local_frame(centre, names, box, radius, drawn)
+    draw_map(draw, palette, cells, frame.origin, (0, 0), radius, rim=rim)
+    left, top, right, bottom = box
+    width, height = draw.im.size
+    if right + 1 < width:  # what spilled over the box's right and bottom edges
+        draw.rectangle((right + 1, top, width - 1, bottom), fill=palette.background)
+    if bottom + 1 < height:
+        draw.rectangle((left, bottom + 1, right, height - 1), fill=palette.background)
+    draw_names(draw, palette, frame, box)
+    return frame
+
+
 def _draw_board(
     draw: ImageDraw.ImageDraw,
     palette: Palette,
     view: Mapping[str, Any],
     box: tuple[int, int, int, int],
 ) -> None:
-    """The whole table, scaled to fit ``box``: tiles and open forced spaces."""
+    """The whole table, scaled to fit ``box``: tiles and open forced spaces, the rows lettered
+    and the columns numbered as the cells are named."""
     left, top, right, bottom = box
     tiles = [t for t in view.get("tiles") or [] if t.get("sides")]
     cells: list[dict[str, Any]] = [
@@ -363,12 +590,9 @@ def _draw_board(
         )
         return
     coords = [(int(c["q"]), int(c["r"])) for c in cells]
-    radius = fit_radius(coords, right - left + 1, bottom - top + 1, 9.0)
-    xs = [hex_centre(q, r, radius)[0] for q, r in coords]
-    ys = [hex_centre(q, r, radius)[1] for q, r in coords]
-    ox = (left + right) / 2 - (max(xs) + min(xs)) / 2
-    oy = (top + bottom) / 2 - (max(ys) + min(ys)) / 2
-    draw_map(draw, palette, cells, (ox, oy), (0, 0), radius)
+    frame = board_frame(coords, CellNames.of_view(view), box)
+    draw_map(draw, palette, cells, frame.origin, (0, 0), frame.radius)
+    draw_names(draw, palette, frame)
 
 
 # -- the table (typing a tile number) ------------------------------------------------------------
@@ -552,17 +776,17 @@ def _draw_place(
     if error and not tall:
         _draw_refusal_page(draw, palette, error, width, height, top=y)
         return
+    names = CellNames.of_view(view)
     if tall:
         map_bottom = y + 72
-        origin = (41.0, (y + map_bottom) / 2)
-        draw_map(draw, palette, around, origin, centre, 9.0, rim=rim)
         x = 86
+        draw_local_map(draw, palette, around, centre, names, (0, y, x - 3, map_bottom), 9.0,
+                       rim=rim)
         info: list[tuple[str, Colour]] = [
             (_("forced") if forced else _("spot"),
              palette.warning if forced else palette.foreground),
             (where, palette.foreground),
-            (_("at {cell}").format(cell=CellNames.of_view(view).name(*centre)),
-             palette.foreground),
+            (_("at {cell}").format(cell=names.name(*centre)), palette.foreground),
             (_("rot. {n}").format(n=rotation), palette.foreground),  # a narrow column
         ]
         for i, (text, ink) in enumerate(info):
@@ -578,8 +802,8 @@ def _draw_place(
         draw_footer(draw, palette, _("A/B:spot C:rot. #:lay"), width, height)
         return
     divider = 58
-    origin = (divider / 2, (y + height) / 2)
-    draw_map(draw, palette, around, origin, centre, 6.0, rim=rim)
+    draw_local_map(draw, palette, around, centre, names, (0, y, divider - 1, height - 1), 6.0,
+                   rim=rim)
     draw.line((divider, y, divider, height - 1), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
     bottom = height - LINE_HEIGHT
@@ -695,12 +919,14 @@ def _draw_forced_page(
     spot = entry.get("spot") or forced[cursor % len(forced)]
     centre = (int(spot[0]), int(spot[1]))
     map_right = 82 if tall else 58
-    radius = 9.0 if tall else 5.0
-    origin = (map_right / 2, (top + bottom) / 2)
-    draw_map(draw, palette, entry.get("around") or [], origin, centre, radius, rim=palette.warning)
+    radius = 9.0 if tall else 6.0
+    names = CellNames.of_view(view)
+    draw_local_map(draw, palette, entry.get("around") or [], centre, names,
+                   (0, top, map_right, bottom), radius, rim=palette.warning)
+    draw_footer(draw, palette, _("A/B: next, key: back"), width, height)  # the map cleared it
     x = map_right + 3
-    where = clip(f"{centre[0]},{centre[1]}", columns(width - x))
-    draw_text(draw, x, top, where, palette.foreground)
+    where = clip(_("at {cell}").format(cell=names.name(*centre)), columns(width - x))
+    draw_text_right(draw, width - 1, top, where, palette.foreground)
     inset = ((x + width) / 2, (top + PITCH + bottom) / 2)
     _draw_space_inset(draw, palette, list(entry.get("facing") or []), inset, 8.0 if tall else 6.0)
 

@@ -26,7 +26,7 @@ changes nothing. A line that is not a valid event at all raises
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
@@ -335,47 +335,68 @@ def board_map(
     return lines
 
 
-def summary(result: dict[str, Any]) -> str:
-    """The output object as text a person reads: state, scores, map, tiles, violations."""
+def _english(message: str) -> str:
+    return message
+
+
+def _english_in(context: str, message: str) -> str:
+    return message
+
+
+def summary(
+    result: dict[str, Any],
+    _: Callable[[str], str] = _english,
+    pgettext: Callable[[str, str], str] = _english_in,
+) -> str:
+    """The output object as text a person reads: state, scores, map, tiles, violations.
+
+    English unless the shell gives its gettext functions (``_``, ``pgettext``): the rules never
+    import gettext, but the words are marked here, where they are written.
+    """
     if result.get("mode") in MODES[1:]:
-        return solo.summary(result)
+        return solo.summary(result, _)
+    phases = {"restricted": pgettext("phase", "restricted"), "final": pgettext("phase", "final")}
     out = [
-        f"Tantrix, {', '.join(result['players'])}: {result['placed']} tiles placed, "
-        f"bag {result['bag']} ({result['phase']} phase)",
+        _("Tantrix, {players}: {placed} tiles placed, bag {bag} ({phase} phase)").format(
+            players=", ".join(_(p) for p in result["players"]), placed=result["placed"],
+            bag=result["bag"], phase=phases.get(result["phase"], result["phase"])),
     ]
     if result["over"]:
         w = result["winner"]
-        out.append("Game over: " + ("a tie" if w == "tie" else f"{w} wins"))
+        out.append(_("Game over: a tie") if w == "tie"
+                   else _("Game over: {player} wins").format(player=_(w)))
     else:
-        free = " (free move played)" if result.get("free_move_used") else ""
-        out.append(f"{result['turn']} to play{free}")
-    out.append("Scores:")
+        out.append((_("{player} to play (free move played)") if result.get("free_move_used")
+                    else _("{player} to play")).format(player=_(str(result.get("turn")))))
+    out.append(_("Scores:"))
     for player, s in result["scores"].items():
         out.append(
-            f"  {player:<7} line {s['line']:2d}  loop {s['loop']:2d}  points {s['points']:2d}"
+            _("  {player:<7} line {line:2d}  loop {loop:2d}  points {points:2d}").format(
+                player=_(player), line=s["line"], loop=s["loop"], points=s["points"])
         )
-    forced = ", ".join(f"({q}, {r})" for q, r in result["forced"]) or "none"
-    out.append(f"Forced spaces: {forced}")
+    forced = ", ".join(f"({q}, {r})" for q, r in result["forced"]) or _("none")
+    out.append(_("Forced spaces: {cells}").format(cells=forced))
     if result["phase"] == "restricted":
-        controlled = ", ".join(f"({q}, {r})" for q, r in result["controlled"]) or "none"
-        out.append(f"Controlled cells: {controlled}")
+        controlled = ", ".join(f"({q}, {r})" for q, r in result["controlled"]) or _("none")
+        out.append(_("Controlled cells: {cells}").format(cells=controlled))
     tiles = result.get("tiles", [])
     if tiles:
-        out.append("Map (rows are r; !! forced, xx controlled):")
+        out.append(_("Map (rows are r; !! forced, xx controlled):"))
         out += board_map(
             [(t["tile"], (t["q"], t["r"])) for t in tiles],
             [(q, r) for q, r in result["forced"]],
             [(q, r) for q, r in result["controlled"]],
         )
-        out.append("Tiles in play order (sides NE E SE SW W NW):")
+        out.append(_("Tiles in play order (sides NE E SE SW W NW):"))
         for t in tiles:
             out.append(
-                f"  {t['tile']:2d} at ({t['q']}, {t['r']}) rot {t['rot']}  {' '.join(t['sides'])}"
+                _("  {tile:2d} at ({q}, {r}) rot {rot}  {sides}").format(
+                    tile=t["tile"], q=t["q"], r=t["r"], rot=t["rot"], sides=" ".join(t["sides"]))
             )
     if result["violations"]:
-        out.append("Refused:")
+        out.append(_("Refused:"))
         for v in result["violations"]:
-            out.append(f"  t={v['t']:g} {v['player']}: {v['kind']}: {v['detail']}")
+            out.append(f"  t={v['t']:g} {_(str(v.get('player')))}: {v['kind']}: {v['detail']}")
     else:
-        out.append("Refused: nothing")
+        out.append(_("Refused: nothing"))
     return "\n".join(out)

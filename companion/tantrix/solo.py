@@ -30,7 +30,7 @@ The slip and the ``undo`` both stay in the journal, and the fold replays them in
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
@@ -604,38 +604,54 @@ def simulate(mode: str, header: Mapping[str, Any], events: list[NumberedEvent]) 
     return replay(mode, header, events)[1]
 
 
-def summary(result: Mapping[str, Any]) -> str:
-    """A solo mode's output as text a person reads."""
+def _english(message: str) -> str:
+    return message
+
+
+def summary(result: Mapping[str, Any], _: Callable[[str], str] = _english) -> str:
+    """A solo mode's output as text a person reads (in English unless the shell gives its
+    gettext ``_``: the rules never import gettext)."""
     mode = result["mode"]
     out: list[str] = []
     if result.get("race"):
-        out.append(f"Tantrix Gobble race: {len(result['players'])} players, "
-                   f"{result['dealt']} tiles each")
+        out.append(_("Tantrix Gobble race: {n} players, {dealt} tiles each").format(
+            n=len(result["players"]), dealt=result["dealt"]))
         for i, p in enumerate(result["ranking"]):
             done = next((f for f in result["finished"] if f["player"] == p), None)
-            when = f"finished at {done['t']:.1f} s" if done else "playing"
-            out.append(f"  {i + 1}. {p}: {when}, {result['gobbles'][p]} gobbles")
+            when = (_("finished at {t:.1f} s").format(t=done["t"]) if done
+                    else _("playing"))
+            out.append(_("  {rank}. {player}: {when}, {n} gobbles").format(
+                rank=i + 1, player=p, when=when, n=result["gobbles"][p]))
     elif mode == "solitaire":
         out.append(
-            f"Tantrix Solitaire ({result['target']}): {result['placed']}/56 placed; red line "
-            f"{result['red_line']}, loop {result['red_loop']}, {result['red_tiles']} red tiles"
+            _("Tantrix Solitaire ({target}): {placed}/56 placed; red line {line}, loop {loop}, "
+              "{tiles} red tiles").format(
+                target=result["target"], placed=result["placed"], line=result["red_line"],
+                loop=result["red_loop"], tiles=result["red_tiles"])
         )
         if result["solved"]:
-            out.append("SOLVED")
+            out.append(_("SOLVED"))
         elif result["stuck"]:
-            out.append(f"stuck: tile {result['drawn']} fits nowhere")
+            out.append(_("stuck: tile {tile} fits nowhere").format(tile=result["drawn"]))
         else:
-            out.append(f"{result['short']} red tiles off the {result['target']}")
+            out.append(_("{n} red tiles off the {target}").format(
+                n=result["short"], target=result["target"]))
     elif mode == "rainbow":
-        out.append(f"Rainbow {result['puzzle']} puzzle: {result['placed']}/{result['size']} laid")
-        out.append(f"SOLVED ({result['colour']})" if result["solved"] else "not solved")
+        out.append(_("Rainbow {puzzle} puzzle: {placed}/{size} laid").format(
+            puzzle=result["puzzle"], placed=result["placed"], size=result["size"]))
+        out.append(_("SOLVED ({colour})").format(colour=_(str(result.get("colour"))))
+                   if result["solved"] else _("not solved"))
         out += [f"  {p}" for p in result["problems"]]
     else:
         out.append(
-            f"Tantrix Gobble solo: {result['placed']} placed, bag {result['bag']}, discard "
-            f"{' '.join(map(str, result['discard'])) or 'empty'}, {result['gobbles']} gobbles"
+            _("Tantrix Gobble solo: {placed} placed, bag {bag}, discard {discard}, "
+              "{gobbles} gobbles").format(
+                placed=result["placed"], bag=result["bag"],
+                discard=" ".join(map(str, result["discard"])) or _("empty"),
+                gobbles=result["gobbles"])
         )
-        out.append("SOLVED" if result["solved"] else "not solved")
+        out.append(_("SOLVED") if result["solved"] else _("not solved"))
     for v in result["violations"]:
-        out.append(f"  refused line {v['line']}: {v['kind']}: {v['detail']}")
+        out.append(_("  refused line {line}: {kind}: {detail}").format(
+            line=v["line"], kind=v["kind"], detail=v["detail"]))
     return "\n".join(out)

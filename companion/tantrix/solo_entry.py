@@ -18,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.i18n import _
 from companion.tantrix import messages as say
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.game import IllegalPlacement, Placement
 from companion.tantrix.geometry import Cell, distance
 from companion.tantrix.layout import Layout
@@ -264,8 +266,11 @@ class SoloEntry:
         if refused is not None:
             self._mode = TILE
             return replace(self._screen(), error=str(refused), refused=event)
-        if event["ev"] == "place":
-            self._note = say.LAID.format(tile=event["tile"], q=event["q"], r=event["r"])
+        if event["ev"] == "place" and not isinstance(self.game, GobbleRace):
+            table = self.game.table  # named as the map shows the table now the tile lies
+            names = CellNames.of([p.cell for p in table.placements] + table.forced_spaces())
+            cell = names.name(int(event["q"]), int(event["r"]))
+            self._note = _(say.LAID).format(tile=event["tile"], cell=cell)
         return self._screen(actions=(event,))
 
     def _error(self, reason: str) -> SoloScreen:
@@ -278,7 +283,7 @@ class SoloEntry:
             cells = self._cells()
             return SoloScreen(
                 PLACE,
-                say.PLACE_PROMPT.format(tile=p.tile, at=cells.index(p.cell) + 1, of=len(cells)),
+                _(say.PLACE_PROMPT).format(tile=p.tile, at=cells.index(p.cell) + 1, of=len(cells)),
                 tile=p.tile,
                 colours=TILES[p.tile].sides(p.rot),
                 spot=p.cell,
@@ -294,22 +299,22 @@ class SoloEntry:
             lines = tuple(f"{i + 1} {item}" for i, item in enumerate(items))
             return SoloScreen(MENU, "menu", lines=lines, cursor=self._cursor, actions=actions)
         if self._mode == LIFT:
-            return SoloScreen(LIFT, say.LIFT_PROMPT.format(typed=self._typed), typed=self._typed,
+            return SoloScreen(LIFT, _(say.LIFT_PROMPT).format(typed=self._typed), typed=self._typed,
                               actions=actions)
         if isinstance(g, GobbleRace):
             n = len(g.players)
             prompt = (
-                say.RACE_PROMPT.format(n=n) if self._who is None
-                else say.RACE_WHO.format(player=g.players[self._who], n=n)
+                _(say.RACE_PROMPT).format(n=n) if self._who is None
+                else _(say.RACE_WHO).format(player=g.players[self._who], n=n)
             )
             return SoloScreen(TILE, prompt, actions=actions)
         drawn = None if isinstance(g, (Rainbow, GobbleRace)) else g.drawn
         if drawn is not None:
-            prompt = say.DRAWN_PROMPT.format(tile=drawn)
+            prompt = _(say.DRAWN_PROMPT).format(tile=drawn)
         elif isinstance(g, Rainbow):
-            prompt = say.RAINBOW_PROMPT.format(typed=self._typed)
+            prompt = _(say.RAINBOW_PROMPT).format(typed=self._typed)
         else:
-            prompt = say.TURN_OVER_PROMPT.format(typed=self._typed)
+            prompt = _(say.TURN_OVER_PROMPT).format(typed=self._typed)
         if self._note and not self._typed:
             prompt = f"{self._note}. {prompt}"
         return SoloScreen(TILE, prompt, typed=self._typed, actions=actions)

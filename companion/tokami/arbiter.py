@@ -22,6 +22,7 @@ from companion.scenario import MalformedInput
 from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game
 from companion.tokami.setup import Setup
+from companion.tokami.words import correction_refusal_in_words
 
 if TYPE_CHECKING:
     from companion.arbiter.station import ClockLike
@@ -189,7 +190,7 @@ dispute = keypad.no_dispute
 def station(table: Any, clock: ClockLike) -> KeypadStation:
     """Arbiter mode at the table: the arbiter's signed corrections (no keypad menu: the keypad
     is the players')."""
-    return KeypadStation(table, clock, parse_correction)
+    return KeypadStation(table, clock, parse_correction, correction_refusal_in_words)
 
 
 _SCRIPT = r"""

@@ -30,7 +30,7 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.tokami.game import Game, IllegalTurn
 from companion.tokami.turns import Outcome, Turn
 from companion.tokami.words import played_in_words, refusal_in_words, turn_in_words
@@ -51,12 +51,14 @@ OUTCOME_KEYS: dict[str, Outcome] = {
     "4": Outcome.NOT_HIGHER,
     "5": Outcome.DECLINED,
 }
+#: The outcomes as the README's menu names them (English: :func:`menu_text`); the screen says
+#: them in the players' language.
 OUTCOME_LABELS: dict[Outcome, str] = {
-    Outcome.BONUS: "higher + bonus",
-    Outcome.HIGHER: "higher, no bonus",
-    Outcome.FELL: "blocks fell",
-    Outcome.NOT_HIGHER: "not higher",
-    Outcome.DECLINED: "declined",
+    Outcome.BONUS: N_("higher + bonus"),
+    Outcome.HIGHER: N_("higher, no bonus"),
+    Outcome.FELL: N_("blocks fell"),
+    Outcome.NOT_HIGHER: N_("not higher"),
+    Outcome.DECLINED: N_("declined"),
 }
 MAX_COLOURS = 9  # the digits 1-9
 
@@ -347,47 +349,51 @@ class KeypadEntry:
         game = self.game
         draft = self._draft
         player = game.turn
-        colour_choices = tuple(f"{i} {c}" for i, c in enumerate(game.colours, start=1))
+        colour_choices = tuple(f"{i} {_(c)}" for i, c in enumerate(game.colours, start=1))
+        back = f"{BACK} " + _("back")
         stage = draft.stage
         if stage is Stage.OUTCOME:
-            prompt = f"{player}: what happened?"
+            prompt = _("{player}: what happened?").format(player=player)
             choices: tuple[str, ...] = tuple(
-                f"{k} {OUTCOME_LABELS[o]}"
+                f"{k} {_(OUTCOME_LABELS[o])}"
                 for k, o in OUTCOME_KEYS.items()
                 if o is not Outcome.DECLINED or game.forbidden is not None
             )
-            choices += (f"{UNDO} undo",) if game.history else ()
-            choices += (f"{STOP} resign",)
+            choices += (f"{UNDO} " + _("undo"),) if game.history else ()
+            choices += (f"{STOP} " + _("resign"),)
         elif stage is Stage.BLOCK:
-            verb = "could not go higher" if draft.outcome is Outcome.NOT_HIGHER else "went higher"
-            prompt = f"{player}: which block {verb}?"
-            choices = colour_choices + (f"{BACK} back",)
+            prompt = (_("{player}: which block could not go higher?")
+                      if draft.outcome is Outcome.NOT_HIGHER
+                      else _("{player}: which block went higher?")).format(player=player)
+            choices = colour_choices + (back,)
         elif stage is Stage.BONUS:
-            prompt = f"{player}: bonus block colour?"
-            choices = colour_choices + (f"{BACK} back",)
+            prompt = _("{player}: bonus block colour?").format(player=player)
+            choices = colour_choices + (back,)
         elif stage is Stage.FALLEN:
-            prompt = f"{player}: colours of the fallen blocks?"
-            choices = colour_choices + ((f"{CONFIRM} done",) if draft.fallen else ()) + (
-                f"{BACK} back",
+            prompt = _("{player}: colours of the fallen blocks?").format(player=player)
+            choices = colour_choices + ((f"{CONFIRM} " + _("done"),) if draft.fallen else ()) + (
+                back,
             )
         elif stage is Stage.IN_HAND:
-            prompt = f"{player}: block in hand?"
-            choices = colour_choices + (f"{NO_BLOCK} none", f"{BACK} back")
+            prompt = _("{player}: block in hand?").format(player=player)
+            choices = colour_choices + (f"{NO_BLOCK} " + _("none"), back)
         elif stage is Stage.CONFIRM:
             prompt = f"{player}: " + _("{turn}?").format(
                 turn=turn_in_words(self._turn(), game.forbidden))
-            choices = (f"{CONFIRM} save", f"{BACK} back")
+            choices = (f"{CONFIRM} " + _("save"), back)
         elif stage is Stage.CONFIRM_UNDO:
             prompt = (_("undo {turn}?").format(turn=played_in_words(game.history[-1]))
                       if game.history else _("undo?"))
-            choices = (f"{CONFIRM} undo", f"{BACK} back")
+            choices = (f"{CONFIRM} " + _("undo"), back)
         elif stage is Stage.CONFIRM_STOP:
             prompt = f"{player}: " + _("resign the game?")
-            choices = (f"{CONFIRM} resign", f"{BACK} back")
+            choices = (f"{CONFIRM} " + _("resign"), back)
         else:
             winner = game.winner()
-            prompt = "game over: " + ("a tie" if winner == "tie" else f"{winner} wins")
-            choices = (f"{UNDO} undo",) if game.reason not in ("stopped", "resigned") else ()
+            result = _("a tie") if winner == "tie" else _("{player} wins").format(player=winner)
+            prompt = _("game over: {result}").format(result=result)
+            choices = ((f"{UNDO} " + _("undo"),)
+                       if game.reason not in ("stopped", "resigned") else ())
         return Screen(
             prompt=prompt,
             player=player,
@@ -405,16 +411,16 @@ class KeypadEntry:
         draft = self._draft
         if draft.outcome is None:
             return ""
-        parts = [OUTCOME_LABELS[draft.outcome]]
+        parts = [_(OUTCOME_LABELS[draft.outcome])]
         if draft.outcome is Outcome.FELL:
-            parts += draft.fallen
+            parts += [_(c) for c in draft.fallen]
             if draft.in_hand is not None:
-                parts.append(f"+ {draft.in_hand} in hand")
+                parts.append(_("+ {colour} in hand").format(colour=_(draft.in_hand)))
         else:
             if draft.block is not None:
-                parts.append(draft.block)
+                parts.append(_(draft.block))
             if draft.bonus is not None:
-                parts.append(f"bonus {draft.bonus}")
+                parts.append(_("bonus {colour}").format(colour=_(draft.bonus)))
         return ": ".join([parts[0], " ".join(parts[1:])]) if len(parts) > 1 else parts[0]
 
 

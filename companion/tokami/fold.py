@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import N_
+from companion.remark import Remark
 from companion.replay.model import (
     Frame,
     Line,
@@ -25,12 +27,13 @@ from companion.replay.model import (
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tokami.corrections import Ledger, parse_correction
-from companion.tokami.game import Game, IllegalTurn
+from companion.tokami.game import Game, IllegalTurn, Played
 from companion.tokami.notation import group, line_kind
 from companion.tokami.notation import text as line_text
 from companion.tokami.setup import Setup
 from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
 from companion.tokami.turns import Turn
+from companion.tokami.words import refusal_in_words, turn_in_words
 
 RULE_FIELDS = ("game", "players", "blocks", "rounds", "worthless", "round_ends_at")
 
@@ -113,6 +116,13 @@ def _scores(state: Mapping[str, Any]) -> str:
     return ", ".join(f"{p} {s}" for p, s in state["standings"])
 
 
+def _turn_said(played: Played) -> Remark:
+    """A played turn as :meth:`Turn.describe` says it, said in the players' language by
+    :func:`turn_in_words` where a replay shows it."""
+    return Remark.via(lambda _text: turn_in_words(played.turn, played.forbidden),
+                      played.turn.describe(played.forbidden))
+
+
 def _marks(
     before: Mapping[str, Any],
     now: Mapping[str, Any],
@@ -121,15 +131,18 @@ def _marks(
     refused: list[dict[str, Any]],
 ) -> list[str]:
     """What the rules made of one turn, in words."""
-    marks = [f"refused: {v['detail']} ({v['kind']})" for v in refused]
+    marks: list[str] = [Remark(N_("refused: {detail} ({kind})"),
+                               detail=Remark.via(refusal_in_words, str(v["detail"])),
+                               kind=v["kind"])
+                        for v in refused]
     if refused:
         return marks
     ev = obj["ev"]
     if ev == "undo" and undone is not None:
-        marks.append(f"takes back {undone}")
+        marks.append(Remark(N_("takes back {turn}"), turn=undone))
         return marks
     if ev == "end":
-        marks.append(f"the players stop: {_scores(now)}")
+        marks.append(Remark(N_("the players stop: {scores}"), scores=_scores(now)))
     player = before["turn"]
     if ev not in ("undo", "end") and player is not None:
         held_before = before["held"][player]
@@ -139,20 +152,31 @@ def _marks(
             for colour, n in held["discarded"].items():
                 gone = n - held_before["discarded"][colour]
                 if gone:
-                    marks.append(f"discards {gone} {colour} malus")
+                    marks.append(Remark(N_("discards {n} {colour} malus"), n=gone,
+                                        colour=Remark(colour)))
         if ev == "declined":
-            marks.append(f"takes the forbidden {before['forbidden']} block as malus")
-        points = f"{won:+d}" if won else "no points"
-        marks.append(f"{player}: {points}, total {now['scores'][player]['total']}")
+            marks.append(Remark(N_("takes the forbidden {colour} block as malus"),
+                                colour=Remark(before["forbidden"])))
+        total = now["scores"][player]["total"]
+        marks.append(Remark(N_("{player}: {points}, total {total}"), player=player,
+                            points=f"{won:+d}", total=total) if won else
+                     Remark(N_("{player}: no points, total {total}"), player=player,
+                            total=total))
     if now["round"] > before["round"]:
         closed = now["round"] - 1
         scores = ", ".join(f"{p} {s['rounds'][closed - 1]}" for p, s in now["scores"].items())
-        marks.append(f"round {closed} over ({scores}); round {now['round']}: {now['turn']} starts")
+        marks.append(Remark(N_("round {closed} over ({scores}); round {round}: {player} starts"),
+                            closed=closed, scores=scores, round=now["round"],
+                            player=now["turn"]))
     elif now["forbidden"] is not None and now["turn"] is not None:
-        marks.append(f"{now['forbidden']} is forbidden to {now['turn']}")
+        marks.append(Remark(N_("{colour} is forbidden to {player}"),
+                            colour=Remark(now["forbidden"]), player=now["turn"]))
     if now["over"] and not before["over"] and now["reason"] == "rounds":
         w = now["winner"]
-        marks.append(f"game over: {'a tie' if w == 'tie' else w + ' wins'} ({_scores(now)})")
+        marks.append(Remark(N_("game over: a tie ({scores})"), scores=_scores(now))
+                     if w == "tie" else
+                     Remark(N_("game over: {player} wins ({scores})"), player=w,
+                            scores=_scores(now)))
     return marks
 
 
@@ -165,7 +189,8 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     table = _Table(Game(setup))
     first = table.state()
-    frames = [Frame(0, 0.0, "start", first, (f"{setup.players[0]} to play",))]
+    frames = [Frame(0, 0.0, "start", first,
+                    (Remark(N_("{player} to play"), player=setup.players[0]),))]
     lines: list[Line] = []
     for k, record in enumerate(records):
         (i,) = record.events
@@ -176,7 +201,8 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         undone = None
         if obj["ev"] == "undo" and history:
             last = history[-1]
-            undone = f"{last.player}'s turn ({last.turn.describe(last.forbidden)})"
+            undone = Remark(N_("{player}'s turn ({turn})"), player=last.player,
+                            turn=_turn_said(last))
         table.apply(obj, t, line)
         now = table.state()
         refused = table.violations[refused_before:]

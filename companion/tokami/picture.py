@@ -22,7 +22,8 @@ from typing import Any
 
 from PIL import Image
 
-from companion.i18n import _, language
+from companion.i18n import N_, _, language, say
+from companion.remark import Remark
 from companion.replay import bitmap
 from companion.replay import gif as gif_mod
 from companion.replay.model import Frame, Replay
@@ -154,11 +155,11 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
     y = 72
     # The bottom line says who won; the fold's own "game over: X wins (scores)" mark would say
     # it a second time, so only its scores are kept here.
-    marks = [m for m in (_final_scores(m) if s["over"] and m.startswith("game over:") else m
-                         for m in frame.marks) if m]
-    lines = [part for mark in marks for part in bitmap.wrap(mark, _CHARS)]
-    for k, part in enumerate(lines[:3]):
-        refused = any(m.startswith("refused") and part in m for m in frame.marks)
+    marks = [(say(m), m.startswith("refused"))
+             for m in (_final_scores(m) if s["over"] and m.startswith("game over:") else m
+                       for m in frame.marks) if m]
+    lines = [(part, refused) for mark, refused in marks for part in bitmap.wrap(mark, _CHARS)]
+    for k, (part, refused) in enumerate(lines[:3]):
         if k == 2 and len(lines) > 3:
             part = bitmap.clip(part + " ...", _CHARS)
         out.append(Text(MARGIN, y, part, Ink.REFUSED if refused else Ink.TEXT, 1))
@@ -181,7 +182,7 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
 def _final_scores(mark: str) -> str:
     """``game over: Anna wins (Anna 0, Ben -2)`` -> ``final scores: Anna 0, Ben -2``."""
     scores = mark.rpartition(" (")[2].rstrip(")") if mark.endswith(")") else ""
-    return f"final scores: {scores}" if scores else ""
+    return Remark(N_("final scores: {scores}"), scores=scores) if scores else ""
 
 
 def _ordinal(n: int) -> str:

@@ -134,6 +134,8 @@ def question(view: Mapping[str, Any]) -> str:
 def short_choice(choice: str, width: int, words: Mapping[str, str]) -> str:
     """``"1 higher + bonus"`` -> ``"1 bonus"``; a colour or other label cut to ``width``."""
     key, _space, label = choice.partition(" ")
+    if label not in words:  # the dialogue speaks the players' language: its English label
+        label = next((english for english in words if _(english) == label), label)
     label = _(words.get(label, label))
     return f"{key} {label}"[:width]
 
@@ -423,6 +425,8 @@ def _draw_tall(
     for i, choice in enumerate(_fit(entry.get("choices") or [], rows)):
         label = short_choice(choice, columns(split - 4), _TALL_WORDS)
         word = label.partition(" ")[2]
+        if word not in colours:  # a colour in the players' language: its English name
+            word = next((c for c in colours if _(c) == word), word)
         draw_text(draw, 1, y + i * PITCH, label, _ink(palette, word) if word in colours else (
             palette.foreground
         ))

@@ -9,7 +9,7 @@ are ignored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.scenario import MalformedInput, NumberedEvent, event_times
@@ -82,37 +82,55 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
     return ledger.finish(result)
 
 
-def summary(result: Mapping[str, Any]) -> str:
-    """The result in a few lines a player can read (what ``companion simulate`` prints)."""
-    lines = [
-        f"Tokami, round {result['round']} of {result['rounds']}: "
-        f"{result['blocks_left']} blocks left on the cross"
-        + (f", {result['forbidden']} forbidden" if result.get("forbidden") else "")
-    ]
+def _english(message: str) -> str:
+    return message
+
+
+def _english_in(context: str, message: str) -> str:
+    return message
+
+
+def summary(
+    result: Mapping[str, Any],
+    _: Callable[[str], str] = _english,
+    pgettext: Callable[[str, str], str] = _english_in,
+) -> str:
+    """The result in a few lines a player can read (what ``companion simulate`` prints).
+
+    English unless the shell gives its gettext functions (``_``, ``pgettext``): the rules never
+    import gettext, but the words are marked here, where they are written.
+    """
+    head = _("Tokami, round {round} of {rounds}: {left} blocks left on the cross").format(
+        round=result["round"], rounds=result["rounds"], left=result["blocks_left"])
+    if result.get("forbidden"):
+        head += _(", {colour} forbidden").format(colour=_(str(result.get("forbidden"))))
+    lines = [head]
     width = max(len(p) for p in result["players"])
     for player, total in result["standings"]:
         rounds = " + ".join(str(s) for s in result["scores"][player]["rounds"])
         held = result["held"][player]
         lines.append(
-            f"  {player:<{width}}  {total:>3}  (rounds: {rounds})"
-            f"  bonus {_blocks(held['bonus'])}  malus {_blocks(held['malus'])}"
+            f"  {player:<{width}}  {total:>3}  "
+            + _("(rounds: {rounds})  bonus {bonus}  malus {malus}").format(
+                rounds=rounds, bonus=_blocks(held["bonus"], _), malus=_blocks(held["malus"], _))
         )
     if result["over"]:
         winner = result["winner"]
-        verdict = "a tie" if winner == "tie" else f"{winner} wins"
-        how = "stopped" if result["reason"] == "stopped" else "over"
-        lines.append(f"Game {how}: {verdict}.")
+        verdict = _("a tie") if winner == "tie" else _("{player} wins").format(player=winner)
+        how = (_("Game stopped: {verdict}.") if result["reason"] == "stopped"
+               else _("Game over: {verdict}."))
+        lines.append(how.format(verdict=verdict))
     else:
-        lines.append(f"{result['turn']} to play.")
+        lines.append(_("{player} to play.").format(player=result["turn"]))
     if result["corrections"]:
-        lines.append(f"{len(result['corrections'])} turn(s) undone.")
+        lines.append(_("{n} turn(s) undone.").format(n=len(result["corrections"])))
     if result["violations"]:
-        lines.append(f"{len(result['violations'])} input(s) refused:")
+        lines.append(_("{n} input(s) refused:").format(n=len(result["violations"])))
         for v in result["violations"]:
             lines.append(f"  t={v['t']:g} {v['player']}: {v['kind']}: {v['detail']}")
     return "\n".join(lines)
 
 
-def _blocks(counts: Mapping[str, int]) -> str:
-    shown = [f"{n} {c}" for c, n in counts.items() if n]
-    return ", ".join(shown) if shown else "none"
+def _blocks(counts: Mapping[str, int], _: Callable[[str], str] = _english) -> str:
+    shown = [f"{n} {_(c)}" for c, n in counts.items() if n]
+    return ", ".join(shown) if shown else _("none")

@@ -74,3 +74,25 @@ def turn_in_words(turn: Turn, forbidden: str | None = None) -> str:
 def played_in_words(played: Played) -> str:
     """``Anna: blue higher, no bonus`` in the players' language (``Played.describe``)."""
     return f"{played.player}: {turn_in_words(played.turn, played.forbidden)}"
+
+
+#: Every refused correction of :mod:`companion.tokami.corrections`, as its English template.
+CORRECTIONS = (
+    N_("corrections are made by the arbiter only, not by {who}"),
+    N_("score: {player} is not playing"),
+    N_("turn: there is no turn {index} ({count} stand)"),
+    N_("turn: the corrected turn would break the rules: {detail}"),
+    N_("turn: turn {n} after it would break the rules: {detail}"),
+)
+
+
+def correction_refusal_in_words(detail: str) -> str:
+    """A refused correction's English ``detail`` in the table's language (the arbiter reads it);
+    a refusal of the rules inside it is said by :func:`refusal_in_words`."""
+    found = match_template(detail, CORRECTIONS)
+    if found is None:
+        return refusal_in_words(detail)
+    template, values = found
+    if "detail" in values:
+        values["detail"] = refusal_in_words(values["detail"])
+    return _(template).format(**values)

@@ -120,7 +120,7 @@ def test_mistyped_numbers_are_explained(keys: str, reason: str) -> None:
 def test_a_tile_already_on_the_table_is_refused_with_its_place() -> None:
     entry = KeypadEntry(table(C_SHAPE))
     screen = type_keys(entry, "7#")[-1]
-    assert screen.error == "tile 7 already lies at 1, 0"
+    assert screen.error == "tile 7 already lies at (1, 0)"  # the screen names the cell
 
 
 def test_a_tile_that_fits_nowhere_is_refused() -> None:
@@ -172,7 +172,7 @@ def test_menu_scores_and_forced_spaces() -> None:
     assert entry.press("#").mode == TILE
     forced = type_keys(entry, "D4")[-1]
     assert forced.mode == FORCED and forced.spot == (0, 0)
-    assert forced.lines == ("0,0: RRB---",)
+    assert forced.lines == ("c2: RRB---",)  # the forced space (0, 0) as the map names it
     assert any(c.q == 1 and c.r == 0 and c.tile == 7 for c in forced.around)
     assert entry.press("*").mode == TILE
 
@@ -188,7 +188,7 @@ def test_the_table_screen_shows_turn_bag_phase_forced_spaces_and_scores() -> Non
     screen = KeypadEntry(table(C_SHAPE, ("red", "yellow", "green"))).screen
     assert screen.status == (
         "red to play | bag 35 restricted",
-        "forced: 1 0,0",
+        "forced: 1 c2",
         "red line 1 = 1",
         "yellow line 2 = 2",
         "green line 0 = 0",

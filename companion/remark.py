@@ -1,0 +1,49 @@
+"""A remark in English that remembers how it was made, so the shell can say it in another language.
+
+A replay's fold says in words what the rules made of each move (``r1 ran out of sand at 1:02:
+lost``). Those words go two ways: into the notation file, whose comments are English for good
+(journals, ``companion simulate`` and the tests compare them byte for byte), and onto a replay's
+pages and pictures, in the players' language. A :class:`Remark` is both at once: it *is* the
+English text (a ``str``, equal to it, joined and written like it), and it keeps its message id
+and its values, so :func:`companion.i18n.say` can translate it where it is shown.
+
+Standard library only: the folds build remarks without importing gettext; the message ids are
+marked with ``N_`` so ``make catalogs`` finds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class Remark(str):
+    """English text that knows its message id and values.
+
+    ``Remark("{glass} lost", glass="r1")`` equals ``"r1 lost"``. A value may be a remark itself
+    (a colour as a word of the game: ``Remark("red", context="player")``) or a :meth:`via`
+    remark (a refusal the game's own words module translates); plain values are kept as they are
+    (names, spaces, times).
+    """
+
+    msgid: str
+    values: dict[str, str]
+    context: str | None
+    words: Callable[[str], str] | None
+
+    def __new__(cls, msgid: str, /, *, context: str | None = None, **values: Any) -> Remark:
+        text = msgid.format(**values) if values else msgid
+        self = super().__new__(cls, text)
+        self.msgid = msgid
+        self.values = {k: v if isinstance(v, str) else str(v) for k, v in values.items()}
+        self.context = context
+        self.words = None
+        return self
+
+    @classmethod
+    def via(cls, translate: Callable[[str], str], text: str) -> Remark:
+        """``text`` as it is in English, said in another language by ``translate`` (a game's
+        ``refusal_in_words``, which knows the English templates of its rules' details)."""
+        self = cls(text.replace("{", "{{").replace("}", "}}"))
+        self.words = translate
+        return self
