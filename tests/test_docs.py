@@ -59,6 +59,18 @@ def test_the_package_license_is_an_spdx_expression_not_a_toml_table() -> None:
     assert "setuptools>=77" in pyproject["build-system"]["requires"]
 
 
+def test_the_licence_text_ships_with_the_package_and_the_font_s_with_it() -> None:
+    """``license = "MIT"`` names the licence; the wheel must also carry its text (and the
+    bundled font's own licence), which setuptools copies from ``license-files``."""
+    project = tomllib.loads(text(REPO / "pyproject.toml"))["project"]
+    files = project["license-files"]
+    assert "LICENSE" in files
+    assert text(REPO / "LICENSE").startswith("MIT License")
+    for name in files:
+        assert (REPO / name).is_file(), name
+    assert any("fonts/LICENCE" in name for name in files)
+
+
 # ------------------------------------------------------------------ the broker, step by step
 
 

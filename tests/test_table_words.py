@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
+import pytest
+
 from companion import i18n
 from companion.arbiter.pairing_desk import Pairing
 from companion.clock import FakeClock
@@ -71,7 +73,29 @@ def test_the_demo_s_next_commands_keep_a_space_after_a_long_czech_label() -> Non
     from companion.tamsk.demo import next_steps
 
     i18n.use("cs")
-    step, check = next_steps(Path("/j/game.jsonl"), Path("/j/table.key.pub"))
+    step, check = next_steps(Path("/j/game.jsonl"), Path("/j/table.key.pub"),
+                             ".venv/bin/companion")
     assert step.startswith("  projít po krocích: .venv/bin/companion replay /j/game.jsonl")
     assert check.index(".venv/bin/companion verify") == step.index(".venv/bin/companion replay")
     assert check.endswith("--key /j/table.key.pub")
+
+
+def test_the_demo_names_companion_as_it_was_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``make demo`` runs ``.venv/bin/companion``; from elsewhere that path would be wrong."""
+    from companion.tamsk.demo import invoked_as
+
+    script = tmp_path / ".venv" / "bin" / "companion"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    assert invoked_as(str(script)) == ".venv/bin/companion"
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert invoked_as(str(script)) == str(script)
+    assert invoked_as("/somewhere/companion/__main__.py").endswith(" -m companion")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", str(script.parent))
+    assert invoked_as("companion") == "companion"
+    assert invoked_as(str(script)) == "companion"

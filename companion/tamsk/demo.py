@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image
 
 from companion.clock import FakeClock
-from companion.i18n import _
+from companion.i18n import _, pgettext
 from companion.inputs import RawInput
 from companion.notation import format_time
 from companion.screens import upscale
@@ -308,8 +308,7 @@ def save_gif(frames: list[tuple[Image.Image, float]], path: Path, speed: float) 
 
 
 def result_line(state: dict[str, Any]) -> str:
-    """How the demo game ended, in the players' language (the summary above it is the
-    ``simulate`` contract and stays English)."""
+    """How the demo game ended, in the players' language."""
     if not state.get("over"):
         return _("{player} to move").format(player=colour_word(str(state.get("turn"))))
     winner = state.get("winner")
@@ -319,13 +318,35 @@ def result_line(state: dict[str, Any]) -> str:
         result=words, reason=reason_in_words(state.get("reason")))
 
 
-def next_steps(journal: Path, key: Path | None) -> list[str]:
+def invoked_as(argv0: str | None = None) -> str:
+    """How to run ``companion`` again from here, as this run was started: ``companion`` when
+    that is the one on the PATH, ``python -m companion`` for a module run, else the script's
+    path (relative when it is under the current folder, as ``.venv/bin/companion`` from
+    ``make demo``)."""
+    import os
+    import shutil
+
+    script = Path(argv0 if argv0 is not None else sys.argv[0])
+    if script.name == "__main__.py":
+        return f"{Path(sys.executable).name} -m companion"
+    on_path = shutil.which("companion")
+    if on_path and script.name == "companion" and os.path.realpath(on_path) == os.path.realpath(
+            script if script.parent != Path() else on_path):
+        return "companion"
+    try:
+        return str(script.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(script.resolve())
+
+
+def next_steps(journal: Path, key: Path | None, program: str | None = None) -> list[str]:
     """The two commands to try next, their labels in one column however long the players'
     language makes them."""
+    program = program or invoked_as()
     step, check = _("step through it:"), _("check it:")
     width = max(len(step), len(check)) + 1
-    verify = f".venv/bin/companion verify {journal}" + (f" --key {key}" if key else "")
-    return [f"  {step:{width}}.venv/bin/companion replay {journal}",
+    verify = f"{program} verify {journal}" + (f" --key {key}" if key else "")
+    return [f"  {step:{width}}{program} replay {journal}",
             f"  {check:{width}}{verify}"]
 
 
@@ -338,7 +359,8 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     # The game as its journal ends, exactly as ``companion simulate`` and the replay's last
     # position show it (the live table has lingered on after the end: its sand ran on).
     state_view = simulate_file(result["journal"])
-    print(summary(state_view))  # the ``companion simulate`` contract: English, always
+    # What ``companion simulate`` prints, in the players' language (its JSON stays English).
+    print(summary(state_view, _=_, pgettext=pgettext))
     print()
     print(result_line(state_view))
     print(_("journal: {path}").format(path=result["journal"]))

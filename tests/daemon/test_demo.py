@@ -30,3 +30,14 @@ def test_the_demo_shows_the_final_position_at_the_time_the_replay_shows_it(
     assert first_move is not None, said[:500]
     move_1 = replayed.split("Tamsk move 1 of ", 1)[1].splitlines()[0]
     assert move_1.endswith(f"@{first_move.group(1)}"), (first_move.group(1), move_1)
+
+
+def test_the_demo_says_its_summary_in_the_players_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion import i18n
+
+    i18n.use("cs")
+    assert demo_main(600.0, None, tmp_path) == 0
+    said = capsys.readouterr().out
+    assert "Zbývající kroužky: červený" in said
+    assert "Rings left" not in said
