@@ -226,6 +226,13 @@ def validate(config: Mapping[str, Any]) -> None:
         if not 0 < seconds < 3600:
             raise ConfigError(f"'calibration.{glass}' must be seconds > 0")
     arbiter = config["arbiter"]
+    if str(arbiter.get("language", "")):
+        from companion import i18n
+
+        try:
+            i18n.check(str(arbiter["language"]))
+        except ValueError as exc:
+            raise ConfigError(f"'arbiter.language': {exc}") from None
     from companion.arbiter.pin import PinHashError, check_config_pin_hash
 
     try:

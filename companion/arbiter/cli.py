@@ -32,6 +32,14 @@ def _config(path: str | None) -> dict[str, Any]:
         raise SystemExit(2) from None
 
 
+def speak(language: str) -> str:
+    """The page's language: ``--lang`` when given, else ``language`` (``[arbiter] language``,
+    else ``[table] language``), else the environment's (checked when the config was loaded)."""
+    from companion import i18n
+
+    return i18n.use(language or None, explicit=False)
+
+
 def _key(path: str | None) -> bytes:
     from companion.arbiter.settings import ClubKeyError, arbiter_settings
 
@@ -255,6 +263,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     mqtt = mqtt_settings(config)
     settings = arbiter_settings(config)
+    speak(settings.language or str(config.get("table", {}).get("language", "")))
     try:
         ring_path = keyring_path(config)
         keyring = Keyring.load(ring_path) if ring_path.exists() else None

@@ -8,10 +8,20 @@ the page's alerts); :func:`keypad_card` puts it on the page.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from companion.arbiter.kinds import RECENT_S
+from companion.i18n import _
+
+#: How a game says a refused input on the page: ``(state, player, detail) -> (player, detail)``
+#: in the arbiter's language (the state gives the layout, so cells are named as on the table).
+Words = Callable[[Mapping[str, Any], str, str], tuple[str, str]]
+
+
+def as_written(state: Mapping[str, Any], player: str, detail: str) -> tuple[str, str]:
+    """A refused input as the rules wrote it (a game without words of its own)."""
+    return player, detail
 
 
 def record_time(record: Mapping[str, Any], last: float) -> float:
@@ -32,13 +42,15 @@ def keypad_card(
     online: bool,
     board: str,
     header_fields: Iterable[str] = (),
+    words: Words = as_written,
 ) -> None:
     """A keypad table's part of the page's card.
 
     The game's ``simulate`` state goes under the game's ``name`` (so a Tokami round never reads
     as the tournament's round), with the ``header_fields`` its picture needs; whose turn and the
     result at the top as for every game, and ``"board"``, the address of the board's picture. A
-    refused input stays on the alert list for :data:`RECENT_S` seconds of game time.
+    refused input stays on the alert list for :data:`RECENT_S` seconds of game time, said in
+    the arbiter's language by the game's ``words``.
     """
     over = bool(state.get("over"))
     t_state = float(state.get("t") or 0.0)
@@ -49,8 +61,9 @@ def keypad_card(
     for v in violations:
         t = v.get("t")
         if isinstance(t, (int, float)) and t_now - float(t) < RECENT_S:
-            alerts.append({"kind": "refused", "text": f"refused ({v.get('player')}): "
-                                                      f"{v.get('detail')}"})
+            player, detail = words(state, str(v.get("player")), str(v.get("detail")))
+            alerts.append({"kind": "refused", "text": _("refused ({player}): {detail}").format(
+                player=player, detail=detail)})
     shown = {k: v for k, v in state.items() if k not in ("game", "history")}
     shown["violations"] = violations
     for field in header_fields:
@@ -78,12 +91,13 @@ def snapshot_card(
     online: bool,
     board: str,
     header_fields: Iterable[str] = (),
+    words: Words = as_written,
 ) -> bool:
     """:func:`keypad_card` from a retained snapshot whose state is this game's."""
     if state.get("game") != name:
         return False
     keypad_card(out, name, state, header, elapsed=elapsed, online=online, board=board,
-                header_fields=header_fields)
+                header_fields=header_fields, words=words)
     return True
 
 

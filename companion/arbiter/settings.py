@@ -8,6 +8,7 @@ The configuration file gains two tables (see ``docs/arbiter.md``)::
     pin_lockout_s = 60.0     # the first lock-out; each further one lasts twice as long
     club_key = ""            # HMAC key for result records ("" = none)
     command_max_age_s = 300.0
+    language = ""            # the arbiter's page: "en", "fr" or "cs" ("" = [table] language)
 
     [mqtt]
     enabled = false
@@ -55,6 +56,9 @@ arbiter_key = ""
 # (only their signed messages reach the page and the standings).
 key_file = ""
 keyring = ""
+# The language of the arbiter's page (`companion arbiter`): "en", "fr" or "cs"; "" follows
+# [table] language, then the environment (LANG). `--lang` on the command line wins over this.
+language = ""
 
 [mqtt]
 # Publish this table to a broker (mosquitto) for the arbiter's page. Off by default.
@@ -104,6 +108,8 @@ class ArbiterSettings:
     arbiter_key: str = ""
     key_file: str = ""
     keyring: str = ""
+    #: The arbiter's page's language ("" follows ``[table] language``, then the environment).
+    language: str = ""
 
     def arbiter_public(self) -> PublicKey | None:
         """The arbiter's public key the tables check commands with (None: none configured);

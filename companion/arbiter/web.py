@@ -48,9 +48,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import html
 import ipaddress
 import json
 import logging
+import re
 import secrets
 import socket
 import threading
@@ -65,12 +67,13 @@ from typing import Any, Protocol
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from companion import registry
+from companion import i18n, registry
 from companion.arbiter import signing
 from companion.arbiter.httpguard import ConnectionGuard, Limits
 from companion.arbiter.kinds import arbiter_for
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import ArbiterSettings
+from companion.i18n import N_, _, pgettext
 from companion.keys import SigningKey
 
 log = logging.getLogger(__name__)
@@ -103,8 +106,16 @@ class Source(Protocol):
 
 
 def page(arbiter: bool, *, nonce: str = "", csrf: str = "") -> str:
-    """The live page: the games' own card scripts and correction fields (each registered
-    game's arbiter facet) in the shared page, with the correction form for the arbiter."""
+    """The live page in the arbiter's language (:mod:`companion.i18n`): the games' own card
+    scripts and correction fields (each registered game's arbiter facet) in the shared page,
+    with the correction form for the arbiter.
+
+    The page's labels (``[[...]]`` in :data:`PAGE` and in the games' correction fields, each
+    listed in a ``LABELS`` with its line breaks as spaces) are
+    translated here, on the server, and escaped for HTML; the words its script writes come as
+    one JSON object (``W``, :func:`page_words`) inside the script the CSP nonce allows, so the
+    page needs no translation file of its own and no second script.
+    """
     scripts, fields = [], []
     for name in registry.names():
         game = registry.get(name).arbiter()
@@ -112,10 +123,83 @@ def page(arbiter: bool, *, nonce: str = "", csrf: str = "") -> str:
             scripts.append(game.page_script())
             own = game.correction_fields()
             if own:  # each game's fields apart: only the chosen table's game's are sent
-                fields.append(f'<fieldset data-kind="{name}">{own}</fieldset>')
-    out = PAGE.replace("__FIELDS__", "".join(fields)).replace("__GAMES__", "".join(scripts))
+                fields.append(f'<fieldset data-kind="{name}">{labels(own)}</fieldset>')
+    out = labels(PAGE)
+    out = out.replace("__LANG__", i18n.language()).replace("__WORDS__", script_json(page_words()))
+    out = out.replace("__FIELDS__", "".join(fields)).replace("__GAMES__", "".join(scripts))
     out = out.replace("__NONCE__", nonce).replace("__CSRF__", csrf)
     return out.replace("__ARBITER__", "true" if arbiter else "false")
+
+
+#: Every label of :data:`PAGE` (written there as ``[[label]]``), marked for the catalogs.
+LABELS = (
+    N_("companion: the tables"), N_("every table, live"), N_("exports:"),
+    N_("standings (CSV)"), N_("round sheet"), N_("Correction"),
+    N_("(the table journals it; its answer shows on its card)"),
+    N_("the table's number, as on its card"), N_("table"),
+    N_("why: kept in the table's journal with the correction"), N_("reason"),
+    N_("arbiter's ruling"),
+    N_("the arbiter's PIN (wrong PINs lock this browser out for a while)"), N_("send"),
+    N_("Each field's hint shows when the pointer rests on it; leave the fields the chosen "
+       "correction does not use empty. The fields are the game of the chosen table's."),
+    N_("Assign a pairing"), N_("(shown on the table's screen; the players start it with #)"),
+    N_("the table that gets the pairing"), N_("board"), N_("the round number printed on the sheet"),
+    N_("round"), N_("who moves first (the first seat)"), N_("first"), N_("who moves second"),
+    N_("second"), N_("the game the table plays"), N_("game"),
+)
+_LABEL = re.compile(r"\[\[(.+?)\]\]", re.S)
+
+
+def _one_line(label: str) -> str:
+    return " ".join(label.split())
+
+
+def labels(markup: str) -> str:
+    """``markup`` with each ``[[label]]`` in the arbiter's language, escaped for HTML (a text
+    or an attribute's value): the page's own labels and each game's correction fields, whose
+    labels its arbiter facet lists (``LABELS``) for the catalogs."""
+    return _LABEL.sub(lambda m: html.escape(_(_one_line(m[1]))), markup)
+
+
+def page_words() -> dict[str, Any]:
+    """What the page's script writes, in the arbiter's language: templates with ``{name}``
+    fields (the script's ``fmt``) and, under ``"words"``, the codes the tables send (a colour,
+    a status, a verdict) as words."""
+    return {
+        "lang": i18n.language(),
+        "board_alt": _("table {table}: the {kind} board"),
+        "over": _("over: {result}"),
+        "tie": _("a tie"),
+        "wins": _("{player} wins"),
+        "stopped": _("stopped"),
+        "records": _("records: {n}"),
+        "head": _("Table {table}: {players} ({status})"),
+        "round": _("round {round}"),
+        "round_board": _("round {round}, board {board}"),
+        "never": _("never"),
+        "last_seen": _("offline: last seen at {at}"),
+        "correction_answer": _("correction {verdict}: {detail}"),
+        "pairing_answer": _("pairing {verdict}: {detail}"),
+        "reconnecting": _("(reconnecting)"),
+        "round_of": _("round {round} of {rounds}"),
+        "table": _("table {table}"),
+        "bye": _("{player}: bye"),
+        "no_cell": _("no cell {cell} on the table's map"),
+        "turn": _("turn: {player}"),
+        "none": _("none"),
+        "words": {
+            "red": pgettext("player", "red"), "black": pgettext("player", "black"),
+            "yellow": _("yellow"), "green": _("green"), "blue": _("blue"), "tie": _("a tie"),
+            "online": _("online"), "offline": _("offline"), "unknown": _("unknown"),
+            "unverified": _("unverified"), "accepted": _("accepted"), "refused": _("refused"),
+            "queued": _("queued"),
+        },
+    }
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe inside a ``<script>`` (no ``<`` to close it early)."""
+    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")
 
 
 def content_security_policy(nonce: str | None = None) -> str:
@@ -705,7 +789,7 @@ def _text(status: int, text: str) -> web.Response:
 
 
 PAGE = r"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>companion: the tables</title>
+<html lang="__LANG__"><head><meta charset="utf-8"><title>[[companion: the tables]]</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="csrf-token" content="__CSRF__">
 <style>
@@ -735,39 +819,50 @@ form label { margin-right: 0.6em; }
 #correct fieldset { display: inline; border: 0; margin: 0; padding: 0; }
 .answer.ok { color: #060; } .answer.refused { color: #b00; }
 </style></head><body>
-<h1><span id="tname">companion</span>: every table, live <span id="conn"></span></h1>
+<h1><span id="tname">companion</span>: [[every table, live]] <span id="conn"></span></h1>
 <div id="tournament"><span id="tround"></span>
- <nav id="links">exports: <a href="/standings.csv">standings (CSV)</a> ·
- <a id="sheet" href="/round/1.html">round sheet</a> · <a href="/results.trf">TRF</a></nav>
+ <nav id="links">[[exports:]] <a href="/standings.csv">[[standings (CSV)]]</a> ·
+ <a id="sheet" href="/round/1.html">[[round sheet]]</a> · <a href="/results.trf">TRF</a></nav>
  <table id="pairings"></table></div>
 <form id="correct" hidden>
- <b>Correction</b> (the table journals it; its answer shows on its card)
- <label title="the table's number, as on its card">table
+ <b>[[Correction]]</b> [[(the table journals it; its answer shows on its card)]]
+ <label title="[[the table's number, as on its card]]">[[table]]
   <input name="table" type="number" min="1" value="1" size="3"></label>
  __FIELDS__
- <label title="why: kept in the table's journal with the correction">reason
-  <input name="reason" size="24" value="arbiter's ruling"></label>
- <label title="the arbiter's PIN (wrong PINs lock this browser out for a while)">PIN
+ <label title="[[why: kept in the table's journal with the correction]]">[[reason]]
+  <input name="reason" size="24" value="[[arbiter's ruling]]"></label>
+ <label title="[[the arbiter's PIN (wrong PINs lock this browser out for a while)]]">PIN
   <input name="pin" type="password" size="8" autocomplete="off"></label>
- <button>send</button> <span id="reply"></span>
- <div class="hint">Each field's hint shows when the pointer rests on it; leave the fields
- the chosen correction does not use empty. The fields are the game of the chosen table's.</div>
+ <button>[[send]]</button> <span id="reply"></span>
+ <div class="hint">[[Each field's hint shows when the pointer rests on it; leave the fields
+ the chosen correction does not use empty. The fields are the game of the chosen table's.]]</div>
 </form>
 <form id="assign" hidden>
- <b>Assign a pairing</b> (shown on the table's screen; the players start it with #)
- <label title="the table that gets the pairing">board <input name="board" type="number"
+ <b>[[Assign a pairing]]</b> [[(shown on the table's screen; the players start it with #)]]
+ <label title="[[the table that gets the pairing]]">[[board]] <input name="board" type="number"
   min="1" value="1" size="3"></label>
- <label title="the round number printed on the sheet">round <input name="round"
+ <label title="[[the round number printed on the sheet]]">[[round]] <input name="round"
   type="number" min="1" value="1" size="3"></label>
- <label title="who moves first (the first seat)">first <input name="first" size="10"></label>
- <label title="who moves second">second <input name="second" size="10"></label>
- <label title="the game the table plays">game <input name="game" size="7"></label>
+ <label title="[[who moves first (the first seat)]]">[[first]]
+  <input name="first" size="10"></label>
+ <label title="[[who moves second]]">[[second]] <input name="second" size="10"></label>
+ <label title="[[the game the table plays]]">[[game]] <input name="game" size="7"></label>
  <label>PIN <input name="pin" type="password" size="8" autocomplete="off"></label>
- <button>send</button> <span id="assigned"></span>
+ <button>[[send]]</button> <span id="assigned"></span>
 </form>
 <div id="tables"></div>
 <script nonce="__NONCE__">
 const ARBITER = __ARBITER__;
+const W = __WORDS__;  // the page's words in the arbiter's language (gettext, server-side)
+function fmt(text, values) {
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
+const KIND_WORDS = {};  // a game's own words for its codes (KIND_WORDS[kind][code])
+function word(key, kind) {  // a code the tables send (a colour, a status), as a word
+  const own = Object.prototype.hasOwnProperty;
+  const game = KIND_WORDS[kind] || {};
+  return own.call(game, key) ? game[key] : own.call(W.words, key) ? W.words[key] : key;
+}
 const CARDS = {};  // each game's part of a table's card: CARDS[kind] = (box, t) => ...
 const tables = {};
 let updates = 0;
@@ -783,14 +878,14 @@ const COLOURS = {red: "#d22", yellow: "#e8c000", green: "#1a1", blue: "#26c"};
 const pictures = {};
 function named(t, p) {
   const n = (t.names || {})[p];
-  return n && n !== p ? `${n} (${p})` : p;
+  return n && n !== p ? `${n} (${word(p, t.kind)})` : word(p, t.kind);
 }
 function picture(t) {
   // One <img> a table, fetched again only when its address (game and record) changes.
   let img = pictures[t.table];
   if (!img || img.dataset.src !== t.board) {
     img = el("img", {class: "board", src: t.board, "data-src": t.board, "data-kind": t.kind,
-                     alt: `table ${t.table}: the ${t.kind} board`});
+                     alt: fmt(W.board_alt, {table: t.table, kind: t.kind})});
     pictures[t.table] = img;
   }
   const link = el("a", {href: t.board, target: "_blank"});
@@ -805,15 +900,16 @@ function line(text, attrs, colour) {
 }
 function result(t) {
   const w = t.winner;
-  return `over: ${w === "tie" ? "a tie" : (w ? w + " wins" : "stopped")}`
-    + (t.reason ? ` (${t.reason})` : "");
+  const said = w === "tie" ? W.tie : (w ? fmt(W.wins, {player: word(w, t.kind)}) : W.stopped);
+  return fmt(W.over, {result: said})
+    + (t.reason ? ` (${word(t.reason)})` : "");
 }
 function keypadCard(box, t, lines) {
   // A keypad game's card: the board's picture, the game's lines, the records.
   box.classList.add("keypad");
   box.appendChild(picture(t));
   for (const line of lines) box.appendChild(line);
-  box.appendChild(el("div", {}, `records: ${t.seq + 1}`));
+  box.appendChild(el("div", {}, fmt(W.records, {n: t.seq + 1})));
 }
 __GAMES__
 function render(t) {
@@ -836,21 +932,23 @@ function render(t) {
   const names = t.names || {};
   const who = (t.players || []).length
     ? t.players.map(p => named(t, p)).join(" – ")
-    : `${names.red || "red"} – ${names.black || "black"}`;
-  box.appendChild(el("div", {class: "head"}, `Table ${t.table}: ${who} (${t.status})`));
-  if (t.round) box.appendChild(el("div", {}, `round ${t.round}`
-    + (t.board_no ? `, board ${t.board_no}` : "")));
+    : `${names.red || word("red")} – ${names.black || word("black")}`;
+  box.appendChild(el("div", {class: "head"},
+    fmt(W.head, {table: t.table, players: who, status: word(t.status)})));
+  if (t.round) box.appendChild(el("div", {}, t.board_no
+    ? fmt(W.round_board, {round: t.round, board: t.board_no}) : fmt(W.round, {round: t.round})));
   if (t.status === "offline") {
     // No running sand or clocks for a table that does not answer: when it was last heard.
-    const at = t.last_seen ? new Date(t.last_seen * 1000).toLocaleTimeString() : "never";
-    box.appendChild(el("div", {class: "seen"}, `offline: last seen at ${at}`));
+    const at = t.last_seen ? new Date(t.last_seen * 1000).toLocaleTimeString(W.lang) : W.never;
+    box.appendChild(el("div", {class: "seen"}, fmt(W.last_seen, {at})));
     box.classList.add("stale");
   }
   const card = CARDS[t.kind];
   if (card) card(box, t);
   for (const a of t.answers || []) {
     box.appendChild(el("div", {class: `answer ${a.ok ? "ok" : "refused"}`},
-      `${a.pairing ? "pairing" : "correction"} ${a.verdict}: ${a.detail}`));
+      fmt(a.pairing ? W.pairing_answer : W.correction_answer,
+          {verdict: word(a.verdict), detail: a.detail})));
   }
   const alerts = el("div", {class: "alerts"});
   for (const a of t.alerts || []) alerts.appendChild(el("div", {"data-kind": a.kind}, a.text));
@@ -894,21 +992,22 @@ if (params.get("transport") === "poll" || !window.EventSource) {
   const source = new EventSource("/api/stream");
   source.onmessage = e => take(JSON.parse(e.data));
   source.onopen = () => { document.getElementById("conn").textContent = ""; };
-  source.onerror = () => { document.getElementById("conn").textContent = "(reconnecting)"; };
+  source.onerror = () => { document.getElementById("conn").textContent = W.reconnecting; };
 }
 function tournament() {
   fetch("/api/tournament").then(r => r.json()).then(info => {
     if (info.name) document.getElementById("tname").textContent = info.name;
     document.getElementById("tround").textContent = info.round
-      ? `round ${info.round} of ${info.rounds}` : "";
+      ? fmt(W.round_of, {round: info.round, rounds: info.rounds}) : "";
     if (info.round) document.getElementById("sheet").href = `/round/${info.round}.html`;
     const rows = document.getElementById("pairings");
     rows.replaceChildren();
     for (const p of info.pairings || []) {
       const tr = el("tr", {});
-      tr.appendChild(el("td", {}, `table ${p.table}`));
-      tr.appendChild(el("td", {}, p.second ? `${p.first} – ${p.second}` : `${p.first}: bye`));
-      tr.appendChild(el("td", {}, p.result ? p.result.winner : ""));
+      tr.appendChild(el("td", {}, fmt(W.table, {table: p.table})));
+      tr.appendChild(el("td", {}, p.second ? `${p.first} – ${p.second}`
+        : fmt(W.bye, {player: p.first})));
+      tr.appendChild(el("td", {}, p.result ? word(p.result.winner) : ""));
       rows.appendChild(tr);
     }
   }).catch(() => {}).finally(() => setTimeout(tournament, 5000));
@@ -943,6 +1042,16 @@ function submit(withPin) {
     const value = f.get(input.name);
     if (!value) continue;
     const as = input.dataset.field;
+    if (as === "cell") {  // a cell as the table's map names it: the table takes q and r
+      const t = tables[Number(f.get("table"))] || {};
+      const at = ((t[t.kind] || {}).cells || {})[value.trim().toLowerCase()];
+      if (!at) {
+        document.getElementById("reply").textContent = fmt(W.no_cell, {cell: value});
+        return Promise.resolve();
+      }
+      [correction.q, correction.r] = at;
+      continue;
+    }
     try {
       correction[input.name] = as === "number" ? Number(value) : as === "flag" ? true
         : as === "json" ? JSON.parse(value) : value;

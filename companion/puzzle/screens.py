@@ -10,7 +10,8 @@ that colour). Below it, following the keypad dialogue's mode:
   the tile large with a colour letter on each side (boxed where it clashes), its turn, and a
   tick or a cross for whether it fits;
 * ``menu``, ``lift``, ``restart``: the D menu and what it opens;
-* a refusal (``view["error"]``): the reason, until the next key.
+* a refusal (``view["error"]``): the reason, until the next key, in the players' language
+  with its cells named as the map names them (never the engine's axial coordinates).
 
 Tiles are drawn by :func:`companion.tantrix.screens.draw_map`, as on the Tantrix screens.
 """
@@ -22,6 +23,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _
+from companion.puzzle.words import in_words
 from companion.screens.layout import (
     PITCH,
     draw_footer,
@@ -71,7 +74,8 @@ def puzzle_screen(
     top = _draw_title(draw, palette, view, entry, width)
     error = view.get("error")
     if error:
-        _draw_refusal(draw, palette, str(error), width, top, height - 1)
+        said = in_words(str(error), CellNames.of_view(view))  # cells as the map names them
+        _draw_refusal(draw, palette, said, width, top, height - 1)
     elif kind == "place":
         _draw_place(draw, palette, view, entry, width, height, top)
     elif kind == "menu":
@@ -247,7 +251,7 @@ def _draw_refusal(
 ) -> None:
     """The words "Not possible" in a warning bar, and the reason under it."""
     draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
-    draw_text(draw, 2, top + 1, "Not possible", palette.on_warning)
+    draw_text(draw, 2, top + 1, _("Not possible"), palette.on_warning)
     draw_paragraph(draw, palette, printable(error), 0, width - 1, top + 12, bottom)
 
 

@@ -27,7 +27,7 @@ tile holds, lifting a tile that is not laid. The layout is judged after the last
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.puzzle.rules import LARGEST, SMALLEST, DiscoveryPuzzle
@@ -147,22 +147,44 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
     return replay(header, events)[1]
 
 
-def summary(result: dict[str, Any]) -> str:
-    """The output object as text a person reads."""
+def _english(message: str) -> str:
+    return message
+
+
+def _english_in(context: str, message: str) -> str:
+    return message
+
+
+def summary(
+    result: dict[str, Any],
+    _: Callable[[str], str] = _english,
+    pgettext: Callable[[str, str], str] = _english_in,
+    words: Callable[[str], str] = _english,
+) -> str:
+    """The output object as text a person reads.
+
+    English unless the shell gives its gettext functions (``_``, ``pgettext``) and ``words``,
+    which says a rules' problem or refusal (English here) in the players' language: the rules
+    never import gettext, but the summary's own words are marked here, where they are written.
+    """
     n, colour = result["n"], result["colour"]
-    out = [f"Discovery {n}: one {colour} loop through tiles 1 to {n}"]
+    out = [_("Discovery {n}: one {colour} loop through tiles 1 to {n}").format(
+        n=n, colour=_(colour))]
     if result["solved"]:
-        out.append(f"SOLVED: a {colour} loop of {result['loop']} tiles")
+        out.append(_("SOLVED: a {colour} loop of {loop} tiles").format(
+            colour=_(colour), loop=result["loop"]))
     else:
-        out.append(f"not solved: {len(result['laid'])}/{n} tiles laid")
-        out += [f"  {problem}" for problem in result["problems"]]
-    out.append("Tiles:")
+        out.append(_("not solved: {laid}/{n} tiles laid").format(laid=len(result["laid"]), n=n))
+        out += [f"  {words(problem)}" for problem in result["problems"]]
+    out.append(_("Tiles:"))
     for tile in result["laid"]:
         out.append(
-            f"  {tile['tile']:2d} at ({tile['q']}, {tile['r']}) turn {tile['rot']}  {tile['sides']}"
+            _("  {tile:2d} at ({q}, {r}) turn {rot}  {sides}").format(
+                tile=tile["tile"], q=tile["q"], r=tile["r"], rot=tile["rot"], sides=tile["sides"])
         )
     if result["violations"]:
-        out.append("Refused:")
+        out.append(_("Refused:"))
         for v in result["violations"]:
-            out.append(f"  line {v['line']}: {v['ev']}: {v['detail']}")
+            out.append(_("  line {line}: {event}: {detail}").format(
+                line=v["line"], event=v["ev"], detail=words(str(v["detail"]))))
     return "\n".join(out)

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from companion.arbiter.dispute import clock
 from companion.arbiter.kinds import RECENT_S, GameResult
 from companion.arbiter.station import ArbiterStation, ClockLike, Outcome
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.scenario import MalformedInput
 from companion.tamsk.arbiter_menu import ArbiterMenu
 from companion.tamsk.board import CAPACITY, SPACES, coordinates
@@ -188,7 +188,26 @@ def board_geometry() -> dict[str, list[float]]:
 
 
 def page_script() -> str:
-    return _SCRIPT.replace("__GEOMETRY__", json.dumps(board_geometry()))
+    """The card's script with the board's geometry and its words in the arbiter's language
+    (``TAMSK_WORDS``; a player's colour as Tamsk says it)."""
+    from companion.arbiter.web import script_json
+    from companion.tamsk.words import _REASONS, reason_in_words
+
+    words = {
+        "over": _("over: {winner} ({reason})"),
+        "confirmed": _(", confirmed"),
+        "moving": _(" (moving {glasses})"),
+        "timer": _("15 s timer: {remaining} s against {player}"),
+        "timer_off": _("15 s timer: off"),
+        "rings": _("rings left: red {red}, black {black}"),
+        "sand": _("sand: {glasses}"),
+        "out": _("out"),
+        "colours": {"red": colour_word("red"), "black": colour_word("black"),
+                    "tie": _("a tie")},
+        "reasons": {reason: reason_in_words(reason) for reason in _REASONS},
+    }
+    return (_SCRIPT.replace("__GEOMETRY__", json.dumps(board_geometry()))
+            .replace("__TAMSK_WORDS__", script_json(words)))
 
 
 def correction_fields() -> str:
@@ -197,6 +216,8 @@ def correction_fields() -> str:
 
 _SCRIPT = r"""
 const GEOMETRY = __GEOMETRY__;
+const TAMSK_WORDS = __TAMSK_WORDS__;
+KIND_WORDS.tamsk = TAMSK_WORDS.colours;
 function board(t) {
   const svg = el("svg", {width: 240, height: 262, viewBox: "0 0 240 262"});
   const at = {};
@@ -237,45 +258,74 @@ CARDS.tamsk = (box, t) => {
   box.appendChild(board(t));
   const timer = t.timer15 || {};
   const rl = t.rings_left || {};
+  const w = TAMSK_WORDS, colour = c => word(c, "tamsk");
   const lines = [
-    t.over ? `over: ${t.winner} (${t.reason})${t.confirmed ? ", confirmed" : ""}`
-           : `turn: ${t.turn}` + (t.in_hand && Object.keys(t.in_hand).length
-               ? ` (moving ${Object.values(t.in_hand).join(", ")})` : ""),
-    timer.running ? `15 s timer: ${timer.remaining.toFixed(1)} s against ${timer.against}`
-                  : "15 s timer: off",
-    `rings left: red ${rl.red}, black ${rl.black}`,
-    "sand: " + Object.entries(t.glasses).map(([g, i]) =>
-      `${g} ${i.dead ? "out" : i.sand.toFixed(1)}`).join(" "),
-    `records: ${t.seq + 1}`,
+    t.over ? fmt(w.over, {winner: colour(t.winner), reason: w.reasons[t.reason] || t.reason})
+             + (t.confirmed ? w.confirmed : "")
+           : fmt(W.turn, {player: colour(t.turn)}) + (t.in_hand && Object.keys(t.in_hand).length
+               ? fmt(w.moving, {glasses: Object.values(t.in_hand).join(", ")}) : ""),
+    timer.running ? fmt(w.timer, {remaining: timer.remaining.toFixed(1),
+                                  player: colour(timer.against)})
+                  : w.timer_off,
+    fmt(w.rings, {red: rl.red, black: rl.black}),
+    fmt(w.sand, {glasses: Object.entries(t.glasses).map(([g, i]) =>
+      `${g} ${i.dead ? w.out : i.sand.toFixed(1)}`).join(" ")}),
+    fmt(W.records, {n: t.seq + 1}),
   ];
   for (const line of lines) box.appendChild(el("div", {}, line));
 };
 """
 
 _FIELDS = r"""
- <label title="sand: set a glass's sand; space: move a glass; add-ring / remove-ring: on a
+ <label title="[[sand: set a glass's sand; space: move a glass; add-ring / remove-ring: on a
 space; undo: take back the last input; penalty / cancel-penalty; turn: whose turn it is;
-result / confirm: the game's result; next-round: a new game">what <select name="what">
+result / confirm: the game's result; next-round: a new game]]">[[what]] <select name="what">
   <option>sand</option><option>space</option><option>add-ring</option><option>remove-ring</option>
   <option>undo</option><option>penalty</option><option>cancel-penalty</option><option>turn</option>
   <option>result</option><option>confirm</option><option>next-round</option></select></label>
- <label title="a glass: r1, r2, r3 (red) or b1, b2, b3 (black)">glass
+ <label title="[[a glass: r1, r2, r3 (red) or b1, b2, b3 (black)]]">[[glass]]
   <input name="glass" size="3" value="r1" placeholder="r1" data-field="text"></label>
- <label title="a space on the board, as on its picture: a1 ... g4 (space, add-ring,
-remove-ring)">space <input name="space" size="3" placeholder="d4" data-field="text"></label>
- <label title="red or black (penalty, turn)">player
+ <label title="[[a space on the board, as on its picture: a1 ... g4 (space, add-ring,
+remove-ring)]]">[[space]] <input name="space" size="3" placeholder="d4" data-field="text"></label>
+ <label title="[[red or black (penalty, turn)]]">[[player]]
   <input name="player" size="5" placeholder="red" data-field="text"></label>
- <label title="seconds of sand left in the glass (sand)">sand
+ <label title="[[seconds of sand left in the glass (sand)]]">[[sand]]
   <input name="sand" size="5" placeholder="s" data-field="number"></label>
- <label title="late or forfeit (penalty)">kind
+ <label title="[[late or forfeit (penalty)]]">[[kind]]
   <input name="kind" size="7" placeholder="forfeit" data-field="text"></label>
- <label title="red, black or tie (result)">winner
+ <label title="[[red, black or tie (result)]]">[[winner]]
   <input name="winner" size="5" placeholder="red" data-field="text"></label>
- <label title="which penalty, counted from 0 in the card's list (cancel-penalty)">index
+ <label title="[[which penalty, counted from 0 in the card's list (cancel-penalty)]]">[[index]]
   <input name="index" size="3" placeholder="0" data-field="number"></label>
- <label title="the round number of the next game (next-round)">round
+ <label title="[[the round number of the next game (next-round)]]">[[round]]
   <input name="round" size="3" placeholder="2" data-field="number"></label>
 """
+
+#: The correction fields' labels and hints (``[[...]]`` in :data:`_FIELDS`, said in the
+#: arbiter's language by :func:`companion.arbiter.web.page`), marked for the catalogs.
+LABELS = (
+    N_("sand: set a glass's sand; space: move a glass; add-ring / remove-ring: on a space; "
+       "undo: take back the last input; penalty / cancel-penalty; turn: whose turn it is; "
+       "result / confirm: the game's result; next-round: a new game"),
+    N_("what"),
+    N_("a glass: r1, r2, r3 (red) or b1, b2, b3 (black)"),
+    N_("glass"),
+    N_("a space on the board, as on its picture: a1 ... g4 (space, add-ring, remove-ring)"),
+    N_("space"),
+    N_("red or black (penalty, turn)"),
+    N_("player"),
+    N_("seconds of sand left in the glass (sand)"),
+    N_("sand"),
+    N_("late or forfeit (penalty)"),
+    N_("kind"),
+    N_("red, black or tie (result)"),
+    N_("winner"),
+    N_("which penalty, counted from 0 in the card's list (cancel-penalty)"),
+    N_("index"),
+    N_("the round number of the next game (next-round)"),
+    N_("round"),
+)
+
 
 
 # ---------------------------------------------------------------------------- results

@@ -5,9 +5,9 @@ the game's own engine, exactly as the table and ``companion simulate`` do
 (:func:`companion.tantrix.simulate.play_event`, the arbiter's corrections included), and gives
 the ``simulate`` state (tiles, forced spaces, bag and phase, each colour's score) with the
 refused inputs. The board is the replay's picture (:mod:`companion.tantrix.picture`) without its
-side panel, with each cell's coordinates; a two-player game gives a result record (the score
-decides, or the arbiter's result correction). Arbiter mode at the table takes the arbiter's
-signed corrections (:mod:`companion.arbiter.keypad_station`; with hands only the result
+side panel, each cell named as the table's map names it; a two-player game gives a result record
+(the score decides, or the arbiter's result correction). Arbiter mode at the table takes the
+arbiter's signed corrections (:mod:`companion.arbiter.keypad_station`; with hands only the result
 correction); there is no ``companion dispute`` for its journals.
 """
 
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from companion.arbiter import keypad
 from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
+from companion.i18n import N_, _
 from companion.scenario import MalformedInput
 from companion.tantrix.cellnames import CellNames
 from companion.tantrix.correction_words import correction_refusal_in_words
@@ -92,7 +93,8 @@ class TantrixMirror:
 
     def card(self, out: dict[str, Any], *, elapsed: float, online: bool, board: str) -> None:
         keypad.keypad_card(out, NAME, self.state(), self.header, elapsed=elapsed, online=online,
-                           board=board)
+                           board=board, words=refused_words)
+        out[NAME]["cells"] = cell_names(out[NAME])
 
 
 def mirror(header: Mapping[str, Any]) -> TantrixMirror | None:
@@ -111,8 +113,18 @@ def snapshot_card(
     online: bool,
     board: str,
 ) -> bool:
-    return keypad.snapshot_card(out, NAME, state, header, elapsed=elapsed, online=online,
-                                board=board)
+    if not keypad.snapshot_card(out, NAME, state, header, elapsed=elapsed, online=online,
+                                board=board, words=refused_words):
+        return False
+    out[NAME]["cells"] = cell_names(out[NAME])
+    return True
+
+
+def refused_words(state: Mapping[str, Any], player: str, detail: str) -> tuple[str, str]:
+    """A refused input on the page in the arbiter's language, its cells named as the table's
+    map names them now (the layout of ``state``), never by axial coordinates."""
+    names = CellNames.of_view(state)
+    return _(player), correction_refusal_in_words(detail, names)
 
 
 def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
@@ -135,23 +147,55 @@ def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
 
 
 def coordinates(state: Mapping[str, Any], layout: Any) -> list[Any]:
-    """Each laid tile's and open forced space's cell, ``(q,r)`` as the notation and a
-    correction name it, small under its centre (the arbiter's board only)."""
+    """Each laid tile's and open forced space's cell named as the table's map names it
+    (``c4``: :class:`~companion.tantrix.cellnames.CellNames` of this layout), small under its
+    centre (the arbiter's board only); the engine's ``q,r`` stays in the shape's data, for
+    machines."""
     from companion.replay.palette import Ink
     from companion.replay.shapes import Group, Text
 
+    names = CellNames.of_view(state)
     cells = [(int(t["q"]), int(t["r"])) for t in state.get("tiles", [])]
     cells += [(int(q), int(r)) for q, r in state.get("forced", [])]
     out = []
     for q, r in cells:
         x, y = layout.centre((q, r))
         out.append(Group((("coord", f"{q},{r}"),),
-                         (Text(x, y + layout.side * 0.55, f"({q},{r})", Ink.TEXT, 1, "mm"),)))
+                         (Text(x, y + layout.side * 0.55, names.name(q, r), Ink.TEXT, 1, "mm"),)))
     return out
 
 
+def cell_names(state: Mapping[str, Any]) -> dict[str, list[int]]:
+    """Every cell a correction may name (the tiles, the forced spaces and the ring of free
+    cells around them) by its name on the table's map, with its engine ``[q, r]``: the page's
+    correction form takes the name the arbiter reads under a tile and sends ``q`` and ``r``."""
+    from companion.tantrix.geometry import neighbour
+
+    names = CellNames.of_view(state)
+    taken = {(int(t["q"]), int(t["r"])) for t in state.get("tiles", [])}
+    taken |= {(int(q), int(r)) for q, r in state.get("forced", [])}
+    cells = set(taken) or {(0, 0)}
+    for c in taken:
+        cells.update(neighbour(c, side) for side in range(6))
+    return {names.name(q, r): [q, r] for q, r in sorted(cells)}
+
+
 def page_script() -> str:
-    return _SCRIPT
+    """The card's script, its words in the arbiter's language (``TANTRIX_WORDS``)."""
+    from companion.i18n import pgettext
+
+    words = {
+        "free_move": _(" (free move played)"),
+        "placed": _("{placed} tiles placed, bag {bag} ({phase} phase)"),
+        "forced": _("forced spaces: {cells}"),
+        "points": _("{player}: {points} points (line {line}, loop {loop})"),
+        "phases": {"restricted": pgettext("phase", "restricted"),
+                   "final": pgettext("phase", "final")},
+        "colours": {c: _(c) for c in ("red", "yellow", "green", "blue")},
+    }
+    from companion.arbiter.web import script_json
+
+    return _SCRIPT.replace("__TANTRIX_WORDS__", script_json(words))
 
 
 def correction_fields() -> str:
@@ -159,29 +203,56 @@ def correction_fields() -> str:
 
 
 _FIELDS = r"""
- <label title="take-back: a mis-entered tile leaves the table; move: the tile was laid
+ <label title="[[take-back: a mis-entered tile leaves the table; move: the tile was laid
 elsewhere (or turned otherwise, or was another tile); turn: whose turn it is; result: the
-arbiter decides the game (with hands only result)">what <select name="what">
+arbiter decides the game (with hands only result)]]">[[what]] <select name="what">
   <option>take-back</option><option>move</option><option>turn</option><option>result</option>
   </select></label>
- <label title="the tile's number, as on its back: 1 to 56 (take-back: empty for the last
-tile placed; move: the tile to move)">tile
+ <label title="[[the tile's number, as on its back: 1 to 56 (take-back: empty for the last
+tile placed; move: the tile to move)]]">[[tile]]
   <input name="tile" size="3" placeholder="17" data-field="number"></label>
- <label title="where the tile really is (move): the cell (q,r) as under each tile on the
-table's board, q first">q <input name="q" size="3" placeholder="1" data-field="number"></label>
- <label title="the cell's second coordinate (move): r in (q,r)">r
-  <input name="r" size="3" placeholder="-1" data-field="number"></label>
- <label title="how the tile is turned, 0 to 5 steps of 60 degrees clockwise (move)">rot
+ <label title="[[where the tile really is (move): the cell as named under each tile on the
+table's board and on the table's map (row letter, column number)]]">[[cell]]
+  <input name="cell" size="4" placeholder="c4" data-field="cell"></label>
+ <label title="[[how the tile is turned, 0 to 5 steps of 60 degrees clockwise (move)]]">[[rot]]
   <input name="rot" size="2" placeholder="0" data-field="number"></label>
- <label title="when it was really another tile: that tile's number (move; empty
-otherwise)">new tile <input name="new_tile" size="3" placeholder="" data-field="number"></label>
- <label title="the colour whose turn it is now: red, yellow, green or blue (turn)">player
+ <label title="[[when it was really another tile: that tile's number (move; empty
+otherwise)]]">[[new tile]]
+  <input name="new_tile" size="3" placeholder="" data-field="number"></label>
+ <label title="[[the colour whose turn it is now: red, yellow, green or blue (turn)]]">[[player]]
   <input name="player" size="6" placeholder="yellow" data-field="text"></label>
- <label title="a playing colour, or tie (result)">winner
+ <label title="[[a playing colour, or tie (result)]]">[[winner]]
   <input name="winner" size="6" placeholder="red" data-field="text"></label>
- <label title="the result is a forfeit, not the arbiter's ruling on the board (result)">forfeit
+ <label title="[[the result is a forfeit, not the arbiter's ruling on the board
+(result)]]">[[forfeit]]
   <input name="forfeit" type="checkbox" value="1" data-field="flag"></label>
 """
+
+#: The correction fields' labels and hints (``[[...]]`` in :data:`_FIELDS`, said in the
+#: arbiter's language by :func:`companion.arbiter.web.page`), marked for the catalogs.
+LABELS = (
+    N_("take-back: a mis-entered tile leaves the table; move: the tile was laid elsewhere "
+       "(or turned otherwise, or was another tile); turn: whose turn it is; result: the "
+       "arbiter decides the game (with hands only result)"),
+    N_("what"),
+    N_("the tile's number, as on its back: 1 to 56 (take-back: empty for the last tile "
+       "placed; move: the tile to move)"),
+    N_("tile"),
+    N_("where the tile really is (move): the cell as named under each tile on the table's "
+       "board and on the table's map (row letter, column number)"),
+    N_("cell"),
+    N_("how the tile is turned, 0 to 5 steps of 60 degrees clockwise (move)"),
+    N_("rot"),
+    N_("when it was really another tile: that tile's number (move; empty otherwise)"),
+    N_("new tile"),
+    N_("the colour whose turn it is now: red, yellow, green or blue (turn)"),
+    N_("player"),
+    N_("a playing colour, or tie (result)"),
+    N_("winner"),
+    N_("the result is a forfeit, not the arbiter's ruling on the board (result)"),
+    N_("forfeit"),
+)
+
 
 
 def result(state: Mapping[str, Any]) -> GameResult:
@@ -220,17 +291,26 @@ def station(table: Any, clock: ClockLike) -> KeypadStation:
 
 
 _SCRIPT = r"""
+const TANTRIX_WORDS = __TANTRIX_WORDS__;
+KIND_WORDS.tantrix = TANTRIX_WORDS.colours;
+function tantrixCell(s, q, r) {
+  // The name the table's map gives cell (q, r) (the card's cells: name -> [q, r]).
+  const hit = Object.entries(s.cells || {}).find(([, c]) => c[0] === q && c[1] === r);
+  return hit ? hit[0] : "?";
+}
 function tantrixLines(t) {
-  const s = t.tantrix;
+  const s = t.tantrix, w = TANTRIX_WORDS;
   const out = [t.over ? line(result(t), {"data-turn": ""})
-    : line(`turn: ${named(t, t.turn)}` + (s.free_move_used ? " (free move played)" : ""),
+    : line(fmt(W.turn, {player: named(t, t.turn)}) + (s.free_move_used ? w.free_move : ""),
            {"data-turn": t.turn}, COLOURS[t.turn])];
-  out.push(line(`${s.placed} tiles placed, bag ${s.bag} (${s.phase} phase)`,
+  out.push(line(fmt(w.placed, {placed: s.placed, bag: s.bag, phase: w.phases[s.phase] || s.phase}),
                 {"data-bag": s.bag, "data-phase": s.phase}));
-  const forced = (s.forced || []).map(([q, r]) => `(${q}, ${r})`).join(" ");
-  out.push(line(`forced spaces: ${forced || "none"}`, {"data-forced": (s.forced || []).length}));
+  const forced = (s.forced || []).map(([q, r]) => tantrixCell(s, q, r)).join(" ");
+  out.push(line(fmt(w.forced, {cells: forced || W.none}),
+                {"data-forced": (s.forced || []).length}));
   for (const [p, sc] of Object.entries(s.scores || {}))
-    out.push(line(`${named(t, p)}: ${sc.points} points (line ${sc.line}, loop ${sc.loop})`,
+    out.push(line(fmt(w.points, {player: named(t, p), points: sc.points, line: sc.line,
+                                 loop: sc.loop}),
                   {"data-score": p, "data-points": sc.points}, COLOURS[p]));
   return out;
 }

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from companion.arbiter import keypad
 from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
+from companion.i18n import N_
 from companion.scenario import MalformedInput
 from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game
@@ -88,7 +89,7 @@ class TokamiMirror:
 
     def card(self, out: dict[str, Any], *, elapsed: float, online: bool, board: str) -> None:
         keypad.keypad_card(out, NAME, self.state(), self.header, elapsed=elapsed, online=online,
-                           board=board, header_fields=HEADER_FIELDS)
+                           board=board, header_fields=HEADER_FIELDS, words=refused_words)
 
 
 def mirror(header: Mapping[str, Any]) -> TokamiMirror | None:
@@ -108,7 +109,13 @@ def snapshot_card(
     board: str,
 ) -> bool:
     return keypad.snapshot_card(out, NAME, state, header, elapsed=elapsed, online=online,
-                                board=board, header_fields=HEADER_FIELDS)
+                                board=board, header_fields=HEADER_FIELDS, words=refused_words)
+
+
+def refused_words(state: Mapping[str, Any], player: str, detail: str) -> tuple[str, str]:
+    """A refused turn (or correction) on the page in the arbiter's language; the player is a
+    name, kept as it is."""
+    return player, correction_refusal_in_words(detail)
 
 
 def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
@@ -151,7 +158,15 @@ def coordinates(state: Mapping[str, Any], top: float) -> list[Any]:
 
 
 def page_script() -> str:
-    return _SCRIPT
+    """The card's script, its words in the arbiter's language (``TOKAMI_WORDS``)."""
+    from companion.arbiter.web import script_json
+    from companion.i18n import _
+
+    words = {
+        "round": _("round {round} of {rounds}, {left} blocks left on the cross"),
+        "forbidden": _("forbidden block: {block}"),
+    }
+    return _SCRIPT.replace("__TOKAMI_WORDS__", script_json(words))
 
 
 def correction_fields() -> str:
@@ -159,23 +174,43 @@ def correction_fields() -> str:
 
 
 _FIELDS = r"""
- <label title="turn: a mis-typed turn, replaced by what really happened; note: the
+ <label title="[[turn: a mis-typed turn, replaced by what really happened; note: the
 arbiter's note on the game's record; score: add points to (or take them from) a player's
-total">what <select name="what"><option>score</option><option>turn</option>
+total]]">[[what]] <select name="what"><option>score</option><option>turn</option>
   <option>note</option></select></label>
- <label title="the player, by name as on the card (score)">player
+ <label title="[[the player, by name as on the card (score)]]">[[player]]
   <input name="player" size="10" placeholder="Ada" data-field="text"></label>
- <label title="points to add, -100 to 100, not 0; negative takes points away (score)">points
+ <label title="[[points to add, -100 to 100, not 0; negative takes points away (score)]]">[[points]]
   <input name="points" size="4" placeholder="-2" data-field="number"></label>
- <label title="the mis-typed turn's number, from 1, counting the turns that stand
-(turn)">index <input name="index" size="3" placeholder="4" data-field="number"></label>
- <label title='what really happened in that turn, e.g. {"ev": "higher", "block": "blue"}
-or {"ev": "bonus", "block": "blue", "bonus": "green"} (turn)'>turn
+ <label title="[[the mis-typed turn's number, from 1, counting the turns that stand
+(turn)]]">[[index]] <input name="index" size="3" placeholder="4" data-field="number"></label>
+ <label title='[[what really happened in that turn, e.g. {"ev": "higher", "block": "blue"}
+or {"ev": "bonus", "block": "blue", "bonus": "green"} (turn)]]'>[[turn]]
   <input name="turn" size="28" placeholder='{"ev": "higher", "block": "blue"}'
    data-field="json"></label>
- <label title="the note for the game's record, up to 500 characters (note)">text
+ <label title="[[the note for the game's record, up to 500 characters (note)]]">[[text]]
   <input name="text" size="20" placeholder="" data-field="text"></label>
 """
+
+#: The correction fields' labels and hints (``[[...]]`` in :data:`_FIELDS`, said in the
+#: arbiter's language by :func:`companion.arbiter.web.page`), marked for the catalogs.
+LABELS = (
+    N_("turn: a mis-typed turn, replaced by what really happened; note: the arbiter's note "
+       "on the game's record; score: add points to (or take them from) a player's total"),
+    N_("what"),
+    N_("the player, by name as on the card (score)"),
+    N_("player"),
+    N_("points to add, -100 to 100, not 0; negative takes points away (score)"),
+    N_("points"),
+    N_("the mis-typed turn's number, from 1, counting the turns that stand (turn)"),
+    N_("index"),
+    N_('what really happened in that turn, e.g. {"ev": "higher", "block": "blue"} or {"ev": '
+       '"bonus", "block": "blue", "bonus": "green"} (turn)'),
+    N_("turn"),
+    N_("the note for the game's record, up to 500 characters (note)"),
+    N_("text"),
+)
+
 
 
 def result(state: Mapping[str, Any]) -> GameResult | None:
@@ -194,13 +229,14 @@ def station(table: Any, clock: ClockLike) -> KeypadStation:
 
 
 _SCRIPT = r"""
+const TOKAMI_WORDS = __TOKAMI_WORDS__;
 function tokamiLines(t) {
-  const s = t.tokami;
+  const s = t.tokami, w = TOKAMI_WORDS;
   const out = [t.over ? line(result(t), {"data-turn": ""})
-    : line(`turn: ${t.turn}`, {"data-turn": t.turn})];
-  out.push(line(`round ${s.round} of ${s.rounds}, ${s.blocks_left} blocks left on the cross`,
+    : line(fmt(W.turn, {player: t.turn}), {"data-turn": t.turn})];
+  out.push(line(fmt(w.round, {round: s.round, rounds: s.rounds, left: s.blocks_left}),
                 {"data-round": s.round, "data-blocks-left": s.blocks_left}));
-  out.push(line(`forbidden block: ${s.forbidden || "none"}`,
+  out.push(line(fmt(w.forbidden, {block: s.forbidden ? word(s.forbidden) : W.none}),
                 {"data-forbidden": s.forbidden || ""}, COLOURS[s.forbidden]));
   (s.standings || []).forEach(([p, total], i) =>
     out.push(line(`${i + 1}. ${p}: ${total}`, {"data-standing": p, "data-total": total})));
