@@ -27,6 +27,7 @@ from companion.clock import Clock
 from companion.inputs import RawInput
 from companion.journal import Journal, JournalWriter
 from companion.keys import SigningKey
+from companion.pages import Paging, lasting
 from companion.tablekey import table_key
 from companion.tables import KeyFilter, ViewFilter, header_extras, merge_next_header
 from companion.wallclock import TrustProbe, always_trusted
@@ -71,6 +72,9 @@ class KeypadTable:
         self.error: str | None = None  # a refusal, shown until the next key
         self.warning: str | None = None  # a message from outside the game (see notice)
         self.warning_until = 0.0
+        # A message longer than the screen is shown a page at a time, never cut (see pages).
+        self.error_pages = Paging()
+        self.warning_pages = Paging()
         self.changed = True  # something to redraw
         self._final_written = False  # the journal's last record is the game's final record
         self.key_filter: KeyFilter | None = None  # the Table protocol's arbiter hooks
@@ -252,6 +256,11 @@ class KeypadTable:
         """What the screen shows now: the game's view, through arbiter mode's filter (its
         menu, or a pairing waiting for the players) when it has one."""
         state = self._game_view()
+        now = self.clock.now()
+        if state.get("error"):
+            state["error_page"] = self.error_pages.page(now)
+        if state.get("warning"):
+            state["warning_page"] = self.warning_pages.page(now)
         return self.view_filter(state) if self.view_filter is not None else state
 
     def _game_view(self) -> dict[str, Any]:
@@ -260,16 +269,21 @@ class KeypadTable:
     # ------------------------------------------------------------------ feedback
 
     def _refuse(self, reason: str) -> None:
-        """Show why an input was refused, until the next key, and buzz "no"."""
+        """Show why an input was refused, until the next key, and buzz "no"; a reason longer
+        than the screen turns its pages (``error_page`` in the view) until then."""
         self.error = reason
+        self.error_pages.start(self.clock.now())
         self._sound("error")
         self.changed = True
 
     def notice(self, text: str, seconds: float = 5.0) -> None:
         """Show a warning from outside the game (e.g. the sensor hub's link went down), as
-        :meth:`companion.tamsk.table.Table.notice` does; no sound, it times out by itself."""
+        :meth:`companion.tamsk.table.Table.notice` does; no sound, it times out by itself,
+        once each of its pages has shown (:func:`companion.pages.lasting`)."""
+        now = self.clock.now()
         self.warning = text
-        self.warning_until = self.clock.now() + seconds
+        self.warning_until = now + lasting(text, seconds)
+        self.warning_pages.start(now)
         self.changed = True
 
     def _clear_error(self) -> None:
@@ -278,16 +292,27 @@ class KeypadTable:
             self.changed = True
 
     def poll(self) -> None:
-        """Do whatever has become due by now: only a notice timing out (a refusal waits for
-        the next key)."""
+        """Do whatever has become due by now: a notice timing out (a refusal waits for the next
+        key), a long message's page turning."""
         now = self.clock.now()
         if self.warning is not None and now >= self.warning_until:
             self.warning = None
             self.changed = True
+        if self.error is not None and self.error_pages.turned(now):
+            self.changed = True
+        if self.warning is not None and self.warning_pages.turned(now):
+            self.changed = True
 
     def next_wakeup(self) -> float | None:
-        """The monotonic time :meth:`poll` is next needed (None: only on a key)."""
-        return self.warning_until if self.warning is not None else None
+        """The monotonic time :meth:`poll` is next needed (None: only on a key): a notice's end,
+        the next page turn of a message on the screen."""
+        now = self.clock.now()
+        times = []
+        if self.warning is not None:
+            times += [self.warning_until, self.warning_pages.next_turn(now)]
+        if self.error is not None:
+            times.append(self.error_pages.next_turn(now))
+        return min(times) if times else None
 
     def settle_inputs(self, levels: Mapping[str, bool]) -> None:
         """No switches to settle: the keypad games have none."""

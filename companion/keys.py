@@ -82,6 +82,8 @@ class PublicKey:
                 raise KeyFileError("the key is not valid base64") from None
             if len(raw) != 32:
                 raise KeyFileError("the key has the wrong length (an Ed25519 key is 32 bytes)")
+            if base64.b64encode(raw).decode("ascii") != encoded:
+                raise KeyFileError("the key is not written as it was made (its base64 differs)")
             return cls(raw)
         raise KeyFileError("no public key found (empty text)")
 

@@ -30,6 +30,7 @@ from companion.screens.layout import (
     draw_footer,
     draw_list,
     draw_paragraph,
+    draw_refusal_box,
     draw_title_bar,
     draw_warning_bar,
 )
@@ -75,7 +76,8 @@ def puzzle_screen(
     error = view.get("error")
     if error:
         said = in_words(str(error), CellNames.of_view(view))  # cells as the map names them
-        _draw_refusal(draw, palette, said, width, top, height - 1)
+        draw_refusal_box(draw, palette, _("Not possible"), printable(said),
+                         (0, top, width - 1, height - 1), page=int(view.get("error_page") or 0))
     elif kind == "place":
         _draw_place(draw, palette, view, entry, width, height, top)
     elif kind == "menu":
@@ -92,7 +94,8 @@ def puzzle_screen(
         _draw_layout(draw, palette, view, entry, width, height, top)
     warning = view.get("warning")
     if warning and not error:
-        draw_warning_bar(draw, palette, str(warning), width, height)
+        draw_warning_bar(draw, palette, str(warning), width, height,
+                         page=int(view.get("warning_page") or 0))
     return image
 
 
@@ -244,15 +247,6 @@ def _draw_lift(
     draw.line((64, top, 64, bottom), fill=palette.dim)
     draw_text(draw, 67, top, "lift", palette.foreground)
     draw_text(draw, 67, top + PITCH, f"tile {pick}?", palette.foreground)
-
-
-def _draw_refusal(
-    draw: ImageDraw.ImageDraw, palette: Palette, error: str, width: int, top: int, bottom: int
-) -> None:
-    """The words "Not possible" in a warning bar, and the reason under it."""
-    draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
-    draw_text(draw, 2, top + 1, _("Not possible"), palette.on_warning)
-    draw_paragraph(draw, palette, printable(error), 0, width - 1, top + 12, bottom)
 
 
 def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:

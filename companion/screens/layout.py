@@ -68,15 +68,31 @@ def draw_footer(
     return top - 2
 
 
+def warning_lines(warning: str, width: int) -> list[str]:
+    """The warning bar's text wrapped to its width: one line shows at a time (see
+    :func:`draw_warning_bar`); :func:`companion.pages.lasting` counts the same lines."""
+    return wrap("! " + warning, columns(width - 4))
+
+
 def draw_warning_bar(
-    draw: ImageDraw.ImageDraw, palette: Palette, warning: str, width: int, height: int
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    warning: str,
+    width: int,
+    height: int,
+    *,
+    page: int = 0,
 ) -> int:
     """The latest warning in a filled bar along the bottom edge (amber on a colour panel);
-    returns the last row free above it."""
+    returns the last row free above it.
+
+    The bar is one line, so it hides nothing above it (glasses, a countdown); a longer
+    warning is wrapped and shown a line at a time, line ``page`` (wrapping round: the table
+    counts ``page`` up as time passes, see :mod:`companion.pages`), never cut."""
     top = height - BAR
     draw.rectangle((0, top, width - 1, height - 1), fill=palette.warning)
-    text = clip(printable("! " + warning), columns(width - 4))
-    draw_text(draw, 2, bottom_text_row(height), text, palette.on_warning)
+    lines = warning_lines(warning, width)
+    draw_text(draw, 2, bottom_text_row(height), lines[page % len(lines)], palette.on_warning)
     return top - 2
 
 
@@ -162,9 +178,54 @@ def draw_paragraph(
     right: int,
     top: int,
     bottom: int,
-) -> None:
+    *,
+    page: int | None = None,
+) -> int:
     """Words wrapped to the box from ``left`` to ``right``, line by line from ``top`` down to
-    ``bottom`` (what does not fit is cut with the wrap's ellipsis)."""
+    ``bottom``; returns how many pages the words take.
+
+    Without ``page`` what does not fit is cut with the wrap's ellipsis (a prompt that must stay
+    put). With ``page`` (0, 1, 2...: the table turns them, see :mod:`companion.pages`) the
+    words are shown whole, one boxful a page, page ``page`` modulo their count."""
     rows = max(1, (bottom - top + 2) // PITCH)
-    for i, line in enumerate(wrap(words, columns(right - left - 1), max_lines=rows)):
+    lines = wrap(words, columns(right - left - 1), max_lines=None if page is not None else rows)
+    pages = max(1, -(-len(lines) // rows))
+    first = (page % pages) * rows if page is not None else 0
+    for i, line in enumerate(lines[first : first + rows]):
         draw_text(draw, left + 1, top + i * PITCH, line, palette.foreground)
+    return pages
+
+
+def paragraph_pages(words: str, left: int, right: int, top: int, bottom: int) -> int:
+    """How many pages :func:`draw_paragraph` takes to show ``words`` whole in that box."""
+    rows = max(1, (bottom - top + 2) // PITCH)
+    return max(1, -(-len(wrap(words, columns(right - left - 1))) // rows))
+
+
+def draw_refusal_box(
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    title: str,
+    reason: str,
+    box: tuple[int, int, int, int],
+    *,
+    page: int = 0,
+) -> None:
+    """A refused input, as every keypad game shows it: ``title`` (``Not allowed``...) in a
+    warning bar across the top of ``box`` (left, top, right, bottom) and the reason under it,
+    over whatever was drawn there.
+
+    The reason is never cut: one too long for the box is shown a boxful at a time, page
+    ``page`` (counted up by the table while the refusal stays, until the next key), the bar
+    saying which page of how many, as the Tamsk error screen does."""
+    left, top, right, bottom = box
+    draw.rectangle((left, top, right, bottom), fill=palette.background)
+    draw.rectangle((left, top, right, top + 9), fill=palette.warning)
+    room = columns(right - left - 3)
+    pages = paragraph_pages(reason, left, right, top + 12, bottom)
+    if pages > 1:
+        mark = f"{page % pages + 1}/{pages}"
+        draw_text_right(draw, right, top + 1, mark, palette.on_warning)
+        room -= len(mark) + 1
+    draw_text(draw, left + 2, top + 1, clip(printable(title), room), palette.on_warning)
+    draw_paragraph(draw, palette, reason, left, right, top + 12, bottom, page=page)

@@ -80,7 +80,7 @@ def table_screen(
     else:
         _draw_compact(draw, palette, state, width, height)
     if state.warning:
-        draw_warning_bar(draw, palette, state.warning, width, height)
+        draw_warning_bar(draw, palette, state.warning, width, height, page=state.warning_page)
     return image
 
 
@@ -344,6 +344,15 @@ def _draw_tall(
         draw_text(draw, 1, y, clip(printable(line), columns(width - 2)), palette.foreground)
 
 
+def menu_back_key(view: Mapping[str, Any]) -> str:
+    """What ``*`` does in the new-game menu, as its footer says: clear the digits typed, else
+    close the menu back to the game in play (the key map's "closes a dialog"); with no game
+    behind the menu and nothing typed, it does nothing, and the footer says nothing."""
+    if view.get("entry"):
+        return _("*: clear")
+    return _("*: back") if view.get("game") is not None else ""
+
+
 def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
     """The screen a Tamsk table shows for its view: the new-game menu while paused or before a
     game, the arbiter's menu, the result, or the glasses."""
@@ -360,7 +369,7 @@ def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Imag
                 _("31# = level 3 adj."),
             ],
             0,
-            footer=f"> {view.get('entry', '')}_  " + _("D: back"),
+            footer=f"> {view.get('entry', '')}_  " + menu_back_key(view),
             size=size,
             mode=mode,
         )

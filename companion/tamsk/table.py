@@ -31,6 +31,7 @@ from companion.i18n import _
 from companion.inputs import RawInput
 from companion.journal import JournalWriter
 from companion.keys import SigningKey
+from companion.pages import Paging, lasting
 from companion.scenario import MalformedInput
 from companion.tablekey import table_key
 from companion.tables import header_extras, merge_next_header
@@ -44,8 +45,6 @@ from companion.wallclock import TrustProbe, always_trusted
 
 log = logging.getLogger(__name__)
 
-#: Seconds each page of a refusal too long for one screen stays before the next.
-ERROR_PAGE_S = 3.0
 
 RING_BUTTONS = {"ring.red": "red", "ring.black": "black"}
 TIMER_BUTTONS = {"timer15.red": "red", "timer15.black": "black"}
@@ -106,7 +105,9 @@ class Table:
         self.warning: str | None = None
         self.warning_until = 0.0
         self.error: str | None = None
-        self.error_at = 0.0
+        # A refusal or warning longer than the screen turns its pages (companion.pages).
+        self.error_pages = Paging()
+        self.warning_pages = Paging()
         self.error_until = 0.0
         self.entry = ""  # keys typed so far
         self.destination: dict[str, str] = {}  # player -> space typed for his next release
@@ -686,8 +687,11 @@ class Table:
         self._warn(text, self.clock.now(), seconds)
 
     def _warn(self, text: str, t_mono: float, seconds: float) -> None:
+        """Show ``text`` in the warning bar for ``seconds``, or for as long as its pages take
+        to show once each (a long notice is never cut: :func:`companion.pages.lasting`)."""
         self.warning = text
-        self.warning_until = t_mono + seconds
+        self.warning_until = t_mono + lasting(text, seconds)
+        self.warning_pages.start(t_mono)
         self.changed = True
 
     def _announce_penalties(self, since: int, t_mono: float) -> None:
@@ -703,7 +707,7 @@ class Table:
         """A refusal, in full on the screen until the next input (see :meth:`feed`)."""
         self.error = text
         self.error_until = float("inf")
-        self.error_at = t_mono
+        self.error_pages.start(t_mono)
         self.changed = True
 
     def _clear_error(self) -> None:
@@ -735,18 +739,28 @@ class Table:
         if self.warning is not None and now >= self.warning_until:
             self.warning = None
             self.changed = True
+        if self.error is not None and self.error_pages.turned(now):
+            self.changed = True  # the next page of a long refusal
+        if self._warning_shown() and self.warning_pages.turned(now):
+            self.changed = True
         self._flush()
         self._final_if_over()
+
+    def _warning_shown(self) -> bool:
+        """Whether the warning bar shows something (a warning, or the power-cut question)."""
+        return self.warning is not None or self.held is not None
 
     def next_wakeup(self) -> float | None:
         """The monotonic time :meth:`poll` is next needed (None: only on input)."""
         times = [w for t in self.tilts.values() if (w := t.next_wakeup()) is not None]
         times += [w for b in self.buttons.values() if (w := b.next_wakeup()) is not None]
+        now = self.clock.now()
         if self.error is not None:  # turn the refusal's page every few seconds
-            now = self.clock.now()
-            times.append(now + ERROR_PAGE_S - (now - self.error_at) % ERROR_PAGE_S)
+            times.append(self.error_pages.next_turn(now))
         if self.warning is not None:
             times.append(self.warning_until)
+        if self._warning_shown():
+            times.append(self.warning_pages.next_turn(now))
         game = self.game if self.held is None else None  # held: no game time runs
         if game is not None:
             deadline = game.next_deadline()
@@ -780,7 +794,9 @@ class Table:
         state["warning"] = self.error or self.warning
         state["error"] = self.error
         if self.error is not None:
-            state["error_page"] = int((self.clock.now() - self.error_at) // ERROR_PAGE_S)
+            state["error_page"] = self.error_pages.page(self.clock.now())
+        state["warning_page"] = (state.get("error_page") if self.error is not None
+                                 else self.warning_pages.page(self.clock.now()))
         state["show_sand_seconds"] = bool(self.config["display"]["show_sand_seconds"])
         state["in_hand"] = next(iter(game.in_hand.values()), None)
         state["entry"] = self.entry

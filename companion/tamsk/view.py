@@ -69,6 +69,8 @@ class TableView:
     show_sand_seconds: bool
     bonus_ring: str | None
     in_hand: str | None
+    #: Which line of a warning too long for the bar shows now (the table counts it up).
+    warning_page: int = 0
 
     def name(self, player: str) -> str:
         """The player's name as given, else his colour in capitals (in the players' language)."""
@@ -188,6 +190,7 @@ def read_table_view(view: Mapping[str, Any]) -> TableView:
         show_sand_seconds=bool(view.get("show_sand_seconds", True)),
         bonus_ring=_player(view.get("bonus_ring"), "bonus_ring", optional=True),
         in_hand=in_hand,
+        warning_page=int(_number(view.get("warning_page") or 0, "warning_page")),
     )
 
 

@@ -165,7 +165,7 @@ class KeypadEntry:
             if isinstance(g, HandsGame) and self._stage(g) == STARTER and number == 0:
                 self._start_skipped = True
                 self._start = []
-                self._note = say.START_SKIPPED.format(player=g.turn)
+                self._note = _(say.START_SKIPPED).format(player=_(g.turn))
                 return self._screen()
             if not 1 <= number <= TILE_COUNT:
                 return self._error(f"there is no tile {number}: tiles are 1 to 56")
@@ -240,7 +240,7 @@ class KeypadEntry:
                 self._mode = TILE
                 return self._error(str(exc), event={"ev": "done"})
             self._reset()
-            self._note = f"{player} ended the turn"
+            self._note = _(say.TURN_ENDED).format(player=_(player))
             return self._screen(action={"ev": "done"})
         if choice == 1:
             last = self.game.placements[-1:] if self.game.placements else []
@@ -260,7 +260,7 @@ class KeypadEntry:
         if key == "#":
             taken = self.game.undo()
             self._reset()
-            self._note = f"took back tile {taken.tile}: lift it off the table"
+            self._note = _(say.TAKEN_BACK).format(tile=taken.tile)
             return self._screen(action={"ev": "undo"})
         if key == "*":
             self._mode = MENU
@@ -342,7 +342,7 @@ class KeypadEntry:
                 g.start_draw(draws)
             except IllegalPlacement as exc:
                 return self._error(str(exc), event=event)
-            self._note = say.STARTS.format(player=seat_names(g.players)[g.seat])
+            self._note = _(say.STARTS).format(player=seat_names(g.players)[g.seat])
             return self._screen(action=event)
         seat = g.next_draw()
         assert seat is not None
@@ -352,7 +352,7 @@ class KeypadEntry:
             g.draw(colour, number)
         except IllegalPlacement as exc:
             return self._error(str(exc), event=event)
-        self._note = say.DRAWN.format(player=seat_names(g.players)[seat], tile=number)
+        self._note = _(say.DRAWN).format(player=seat_names(g.players)[seat], tile=number)
         return self._screen(action=event)
 
     def _names(self) -> CellNames:
@@ -372,14 +372,16 @@ class KeypadEntry:
             if fills:
                 words = " ".join(f"{f.tile}@{names.name(f.q, f.r)}" for f in fills)
                 extra.append(_(say.MUST_FILL).format(fills=words))
-        head = "game over" if g.is_over else f"{g.turn} to play"
+        phase = _(say.PHASES.get(g.phase, g.phase))
         lines = [
-            f"{head} | bag {g.bag} {g.phase}",
+            _(say.STATUS_OVER if g.is_over else say.STATUS).format(
+                player=_(g.turn), bag=g.bag, phase=phase),
             _(say.FORCED_COUNT).format(count=len(forced))
             + (" " + names.names(forced[:4]) if forced else ""),
         ]
         for player, s in g.scores().items():
-            chain = f"loop {s.loop}" if 2 * s.loop >= s.line and s.loop else f"line {s.line}"
+            chain = (_("loop {n}").format(n=s.loop) if 2 * s.loop >= s.line and s.loop
+                     else _("line {n}").format(n=s.line))
             lines.append(f"{player} {chain} = {s.points}")
         return tuple(lines + extra)
 
@@ -409,14 +411,15 @@ class KeypadEntry:
     def _mode_screen(self) -> Screen:
         g = self.game
         if self._mode == TILE:
-            prompt = "tile number?" + (f" {self._typed}" if self._typed else "") + " then #"
+            prompt = (_(say.TILE_TYPED).format(typed=self._typed) if self._typed
+                      else _(say.TILE_ASK))
             stage, drawing = TILE, None
             if isinstance(g, HandsGame):
                 stage, drawing = self._stage(g), self._drawing(g)
                 if stage == STARTER:
-                    prompt = say.START_DRAW.format(player=drawing, typed=self._typed)
+                    prompt = _(say.START_DRAW).format(player=drawing, typed=self._typed)
                 elif stage == DRAW:
-                    prompt = say.DRAW.format(player=drawing, typed=self._typed)
+                    prompt = _(say.DRAW).format(player=drawing, typed=self._typed)
             if self._note and not self._typed:
                 prompt = f"{self._note}. " + prompt
             return Screen(TILE, prompt, stage=stage, drawing=drawing, typed=self._typed)
@@ -444,17 +447,18 @@ class KeypadEntry:
             )
         if self._mode == MENU:
             lines = tuple(f"{i + 1} {item}" for i, item in enumerate(MENU_ITEMS))
-            return Screen(MENU, "menu", lines=lines, cursor=self._cursor)
+            # the lines name the entries in English: the screen says them (tantrix.screens)
+            return Screen(MENU, _("Menu"), lines=lines, cursor=self._cursor)
         if self._mode == UNDO:
             last = g.placements[-1]
             prompt = _(say.UNDO_ASK).format(tile=last.tile, cell=self._names().name(*last.cell))
             return Screen(UNDO, prompt, tile=last.tile, spot=last.cell)
         if self._mode == SCORES:
             lines = tuple(
-                f"{p}: line {s.line}, loop {s.loop}, {s.points} points"
+                _(say.SCORE_LINE).format(player=_(p), line=s.line, loop=s.loop, points=s.points)
                 for p, s in g.scores().items()
             )
-            return Screen(SCORES, "scores (any key: back)", lines=lines)
+            return Screen(SCORES, _(say.SCORES_ASK), lines=lines)
         spaces = g.forced_spaces()
         names = self._names()
         lines = tuple(
@@ -462,11 +466,11 @@ class KeypadEntry:
             for q, r in spaces
         )
         if not spaces:
-            return Screen(FORCED, "no forced space (any key: back)")
+            return Screen(FORCED, _(say.NO_FORCED_ASK))
         spot = spaces[self._cursor % len(spaces)]
         return Screen(
             FORCED,
-            f"forced space {self._cursor % len(spaces) + 1}/{len(spaces)} (A/B: next)",
+            _(say.FORCED_ASK).format(at=self._cursor % len(spaces) + 1, of=len(spaces)),
             spot=spot,
             facing=tuple(g.facing(spot)),
             around=self._map(spot, None, 0),

@@ -34,6 +34,7 @@ from companion.screens.layout import (
     draw_footer,
     draw_list,
     draw_paragraph,
+    draw_refusal_box,
     draw_title_bar,
     draw_warning_bar,
 )
@@ -46,7 +47,6 @@ from companion.screens.text import (
     draw_text,
     draw_text_centred,
     draw_text_right,
-    printable,
     text_width,
 )
 from companion.tantrix import messages as say
@@ -114,10 +114,11 @@ def tantrix_screen(
     error = view.get("error")
     if error:  # the engine's cells, "(2, -1)", as the map names them
         error = CellNames.of_view(view).in_text(str(error))
+    page = int(view.get("error_page") or 0)
     if kind == "place":
-        _draw_place(draw, palette, view, entry, width, height, tall, error)
+        _draw_place(draw, palette, view, entry, width, height, tall, error, page)
     elif error and not tall:
-        _draw_refusal_page(draw, palette, str(error), width, height)
+        _draw_refusal_page(draw, palette, str(error), width, height, page=page)
     elif kind == "menu":
         _draw_menu(draw, palette, entry, width, height)
     elif kind == "scores":
@@ -131,10 +132,12 @@ def tantrix_screen(
     else:
         _draw_table(draw, palette, view, entry, width, height, tall)
     if error and kind != "place" and tall:
-        _draw_refusal_box(draw, palette, str(error), width, height - 12 - 4 * PITCH, height - 1)
+        _draw_refusal_box(draw, palette, str(error), width, height - 12 - 4 * PITCH, height - 1,
+                          page=page)
     warning = view.get("warning")
     if warning and not error:
-        draw_warning_bar(draw, palette, str(warning), width, height)
+        draw_warning_bar(draw, palette, str(warning), width, height,
+                         page=int(view.get("warning_page") or 0))
     return image
 
 
@@ -178,15 +181,29 @@ def _headline(view: Mapping[str, Any]) -> tuple[str, str]:
             _("bag {n}").format(n=view.get("bag", 0)))
 
 
-def _phase_text(view: Mapping[str, Any]) -> str:
-    """``"restricted ! 2,-1 0,3"``: the phase, then the open forced spaces (or none)."""
+def _phase_text(view: Mapping[str, Any], room: int) -> str:
+    """``"restricted ! d2 b5"``: the phase, then the open forced spaces (or none), in ``room``
+    characters (forced spaces that do not fit are counted: ``+3``)."""
     phase = _("final phase") if view.get("phase") == "final" else _("restricted")
-    forced = _forced_text(view)
-    return f"{phase} ! {forced}" if forced else phase + _(", no forced")
+    cells = _forced_cells(view)
+    return with_cells(f"{phase} !", cells, room) if cells else clip(phase + _(", no forced"), room)
 
 
-def _forced_text(view: Mapping[str, Any]) -> str:
-    return CellNames.of_view(view).names(view.get("forced") or [])
+def _forced_cells(view: Mapping[str, Any]) -> list[str]:
+    names = CellNames.of_view(view)
+    return [names.name(int(c[0]), int(c[1])) for c in view.get("forced") or []]
+
+
+def with_cells(lead: str, cells: Sequence[str], room: int) -> str:
+    """``lead`` and as many of ``cells`` as fit in ``room`` characters, the others counted
+    (``"restricted ! j3 e5 +3"``): a name is never cut, and a player learns how many spaces
+    the line leaves out (the D menu's "Forced spaces" shows each of them)."""
+    for shown in range(len(cells), -1, -1):
+        rest = len(cells) - shown
+        text = " ".join([lead, *cells[:shown], *([f"+{rest}"] if rest else [])])
+        if len(text) <= room:
+            return text
+    return clip(f"{lead} +{len(cells)}", room)
 
 
 def _player_fill(palette: Palette, player: str | None) -> Colour:
@@ -650,7 +667,7 @@ def _draw_table(
         words = " ".join(f"{t}@{names.name(q, r)}" for t, q, r in fills)
         draw_text(draw, 1, y, clip(_(say.MUST_FILL).format(fills=words), room), palette.warning)
     else:
-        draw_text(draw, 1, y, clip(_phase_text(view), room), forced_ink)
+        draw_text(draw, 1, y, _phase_text(view, room), forced_ink)
     y += PITCH
     if hand_row:
         tiles = " ".join(str(t) for t in view.get("hand") or [])
@@ -714,8 +731,8 @@ def _draw_solo(
     bottom_y = height - LINE_HEIGHT
     lines = [str(x) for x in view.get("lines") or []]
     if not race:
-        forced = _forced_text(view)
-        lines.append(f"! {forced}" if forced else "no forced space")
+        cells = _forced_cells(view)
+        lines.append(with_cells("!", cells, room) if cells else _("no forced space"))
     if race and not tall:
         lines = lines[: (bottom_y - y) // PITCH]
     if tall and not race:
@@ -750,6 +767,7 @@ def _draw_place(
     height: int,
     tall: bool,
     error: str | None,
+    page: int = 0,
 ) -> None:
     """The candidate spot on a small map with the tile on it as turned, which legal spot of
     how many, the turn, and whether it fits; a refusal's reason below (or instead, on a short
@@ -774,7 +792,7 @@ def _draw_place(
     rim = palette.foreground if legal else palette.warning
     around = entry.get("around") or []
     if error and not tall:
-        _draw_refusal_page(draw, palette, error, width, height, top=y)
+        _draw_refusal_page(draw, palette, error, width, height, top=y, page=page)
         return
     names = CellNames.of_view(view)
     if tall:
@@ -796,7 +814,7 @@ def _draw_place(
         draw_text(draw, x + 10, tick_y, _("fits") if legal else _("clash"), rim)
         below = map_bottom + 1
         if error:
-            _draw_refusal_box(draw, palette, error, width, below, height - 1)
+            _draw_refusal_box(draw, palette, error, width, below, height - 1, page=page)
             return
         _draw_sides_table(draw, palette, entry, 1, below + 1)
         draw_footer(draw, palette, _("A/B:spot C:rot. #:lay"), width, height)
@@ -987,20 +1005,26 @@ def _draw_refusal_page(
     height: int,
     *,
     top: int = 0,
+    page: int = 0,
 ) -> None:
     """A short panel gives all the room below ``top`` to the reason."""
-    _draw_refusal_box(draw, palette, error, width, top, height - 1)
+    _draw_refusal_box(draw, palette, error, width, top, height - 1, page=page)
 
 
 def _draw_refusal_box(
-    draw: ImageDraw.ImageDraw, palette: Palette, error: str, width: int, top: int, bottom: int
+    draw: ImageDraw.ImageDraw,
+    palette: Palette,
+    error: str,
+    width: int,
+    top: int,
+    bottom: int,
+    *,
+    page: int = 0,
 ) -> None:
-    """The rule in a warning bar and the reason under it, over whatever was below ``top``."""
+    """The rule in a warning bar and the reason under it, over whatever was below ``top``,
+    paged when it is longer than the box (:func:`draw_refusal_box`)."""
     title, detail = refusal_title(error)
-    draw.rectangle((0, top, width - 1, bottom), fill=palette.background)
-    draw.rectangle((0, top, width - 1, top + 9), fill=palette.warning)
-    draw_text(draw, 2, top + 1, clip(printable(title), columns(width - 4)), palette.on_warning)
-    draw_paragraph(draw, palette, detail, 0, width - 1, top + 12, bottom)
+    draw_refusal_box(draw, palette, title, detail, (0, top, width - 1, bottom), page=page)
 
 
 def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:

@@ -31,6 +31,22 @@ REFUSALS = (
     N_("every player draws one tile: {players}"),
     N_("two players cannot draw the same tile"),
     N_("in the team game give the start draw as a list in seat order"),
+    N_("{player} can fill {fills}"),
+    # the Strategy keypad dialogue's slips (companion.tantrix.entry, companion.tantrix.table):
+    # journaled in English like the rules' refusals, said in the players' language on screen
+    N_("tile numbers have two digits at most; * clears"),
+    N_("type the number on the back of the tile, then #"),
+    N_("there is no tile {tile}: tiles are 1 to 56"),
+    N_("the game is over"),
+    N_("tile {tile} fits nowhere now"),
+    N_("tile {tile} fits nowhere now; only forced spaces are open now"),
+    N_("type a tile number first (D: menu)"),
+    N_("A/B: next spot, C: rotate, #: place, *: cancel"),
+    N_("1-4 or A/B and #: choose, *: back"),
+    N_("nothing to undo"),
+    N_("#: undo, *: keep it"),
+    N_("tile {tile} was already drawn for the start"),
+    N_("the game was ended; start a new game"),
     # the solo modes (companion.tantrix.solo, companion.tantrix.layout)
     N_("tile {tile} fits at {cell} at rotation {rot}: only a tile that cannot be laid is "
        "discarded"),

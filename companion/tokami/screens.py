@@ -20,7 +20,12 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from companion.i18n import N_, _
-from companion.screens.layout import PITCH, draw_paragraph, draw_title_bar, draw_warning_bar
+from companion.screens.layout import (
+    PITCH,
+    draw_refusal_box,
+    draw_title_bar,
+    draw_warning_bar,
+)
 from companion.screens.palette import Colour, Palette, Size, blank
 from companion.screens.text import (
     LINE_HEIGHT,
@@ -114,7 +119,8 @@ def tokami_screen(
         _draw_compact(draw, palette, view, width, height)
     warning = view.get("warning")
     if warning and not view.get("error"):
-        draw_warning_bar(draw, palette, str(warning), width, height)
+        draw_warning_bar(draw, palette, str(warning), width, height,
+                         page=int(view.get("warning_page") or 0))
     return image
 
 
@@ -185,17 +191,15 @@ def _draw_standings(
 def _draw_refusal(
     draw: ImageDraw.ImageDraw,
     palette: Palette,
-    error: str,
+    view: Mapping[str, Any],
     left: int,
     right: int,
     top: int,
     bottom: int,
 ) -> None:
-    """``Not allowed`` in a warning bar, the reason wrapped under it."""
-    draw.rectangle((left, top, right, bottom), fill=palette.background)
-    draw.rectangle((left, top, right, top + 9), fill=palette.warning)
-    draw_text(draw, left + 2, top + 1, _("Not allowed"), palette.on_warning)
-    draw_paragraph(draw, palette, error, left, right, top + 12, bottom)
+    """``Not allowed`` in a warning bar, the reason wrapped under it (paged when long)."""
+    draw_refusal_box(draw, palette, _("Not allowed"), str(view["error"]),
+                     (left, top, right, bottom), page=int(view.get("error_page") or 0))
 
 
 def typed_so_far(view: Mapping[str, Any]) -> str:
@@ -304,7 +308,7 @@ def _draw_compact(
     room = columns(width - 2)
     error = view.get("error")
     if error:
-        _draw_refusal(draw, palette, str(error), 0, width - 1, top - 1, height - 1)
+        _draw_refusal(draw, palette, view, 0, width - 1, top - 1, height - 1)
         return
     entry = view.get("entry") or {}
     stage = str(entry.get("stage") or "outcome")
@@ -419,7 +423,7 @@ def _draw_tall(
     _draw_standings(draw, palette, view, split, width - 1, y, rows)
     error = view.get("error")
     if error:
-        _draw_refusal(draw, palette, str(error), 0, width - 1, y - 2, height - 1)
+        _draw_refusal(draw, palette, view, 0, width - 1, y - 2, height - 1)
         return
     colours = set(view.get("colours") or [])
     for i, choice in enumerate(_fit(entry.get("choices") or [], rows)):

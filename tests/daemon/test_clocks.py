@@ -13,6 +13,7 @@ from companion.config import ConfigError, defaults, load
 from companion.current import Heartbeat
 from companion.inputs import RawInput
 from companion.journal import read_path
+from companion.pages import PAGE_S
 from companion.simulate import simulate_file
 from companion.tamsk.table import Table
 from companion.tantrix.table import TantrixTable
@@ -92,7 +93,10 @@ def test_with_an_untrusted_clock_the_game_resumes_held_at_the_cut(tmp_path: Path
     assert sand(table, "r1") == pytest.approx(at_cut)  # the glasses as they were at the cut
     assert view["held"] and "#" in view["warning"]
     assert not table.animating()
-    assert table.next_wakeup() is None  # nothing runs while held
+    wake = table.next_wakeup()  # nothing runs while held: only the question's line turns
+    assert wake is not None and wake <= rig.clock.now() + PAGE_S
+    table.poll()
+    assert sand(table, "r1") == pytest.approx(at_cut) and table.view()["held"]
 
 
 def test_a_held_game_takes_no_move_until_the_sand_is_confirmed(tmp_path: Path) -> None:

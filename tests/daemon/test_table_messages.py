@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companion import i18n
 from companion.tamsk.game import Rules
 from companion.tamsk.screens import screen
@@ -107,3 +109,80 @@ def test_the_screen_echoes_typed_digits_as_the_space_they_name(tmp_path: Path) -
     as_typed = screen(view, **OLED)
     assert as_typed.tobytes() == screen({**view, "entry": "c3"}, **OLED).tobytes()
     assert as_typed.tobytes() != screen({**view, "entry": "d3"}, **OLED).tobytes()
+
+
+def test_a_long_warning_turns_its_lines_in_the_bar_and_stays_until_the_last(
+    tmp_path: Path,
+) -> None:
+    from companion.pages import PAGE_S
+    from companion.screens.layout import warning_lines
+
+    rig = make_rig(tmp_path)
+    rig.flip(3.0, "r1")
+    rig.press(4.0, "timer15.red")  # black does not move: a forfeit at 19.0, said in words
+    lines = len(warning_lines("Ben: time up, this turn and the next are lost", 128))
+    for i in range(lines):
+        rig.sample(19.5 + i * PAGE_S, f"line {i}")
+    rig.run(until=19.5 + lines * PAGE_S)
+    views = [rig.samples[f"line {i}"]["view"] for i in range(lines)]
+    assert lines >= 3  # longer than the six seconds a penalty notice stays at least
+    assert all(v["warning"] == "Ben: time up, this turn and the next are lost" for v in views)
+    assert [v["warning_page"] for v in views] == list(range(lines))
+    bars = {rig.samples[f"line {i}"]["image"].crop((0, 54, 128, 64)).tobytes()
+            for i in range(lines)}
+    assert len(bars) == lines  # each line of it drawn in turn
+
+
+def footer_of(view: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> str:
+    """The text on the new-game menu's bottom line."""
+    from companion.screens import menus
+
+    said: list[str] = []
+    with monkeypatch.context() as m:
+        m.setattr(menus, "draw_footer",
+                  lambda draw, palette, text, width, height: said.append(text) or height - 12)
+        screen(view, **OLED)
+    return said[-1]
+
+
+def test_the_menu_footer_names_the_key_that_closes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rig = make_rig(tmp_path)
+    rig.keys(3.0, "D")  # the menu over the game in play
+    rig.sample(3.5, "menu")
+    rig.keys(4.0, "3")
+    rig.sample(4.5, "typed")
+    rig.keys(5.0, "*")  # the footer said "*: clear"
+    rig.sample(5.5, "cleared")
+    rig.keys(6.0, "*")  # the footer said "*: back"
+    rig.sample(6.5, "closed")
+    rig.run(until=7.0)
+    menu, typed = rig.samples["menu"]["view"], rig.samples["typed"]["view"]
+    assert menu["paused"] and footer_of(menu, monkeypatch).endswith("*: back")
+    assert footer_of(typed, monkeypatch).endswith("*: clear")
+    cleared = rig.samples["cleared"]["view"]
+    assert cleared["paused"] and cleared["entry"] == ""
+    assert not rig.samples["closed"]["view"]["paused"]
+    assert "D" not in footer_of(menu, monkeypatch)
+
+
+def test_with_no_game_the_menu_footer_offers_no_way_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "*" not in footer_of({"game": None, "entry": ""}, monkeypatch)
+
+
+def test_a_refusal_page_turn_asks_for_a_redraw_whether_or_not_sand_runs(tmp_path: Path) -> None:
+    from companion.pages import PAGE_S
+
+    rig = make_rig(tmp_path, rules=Rules(level=2))
+    rig.flip(3.0, "b1")  # black moves on red's turn: refused
+    rig.run(until=4.0)
+    table = rig.table
+    assert table.error is not None
+    page = table.view()["error_page"]
+    due = table.next_wakeup()
+    assert due is not None and due <= rig.clock.now() + PAGE_S
+    table.changed = False
+    rig.clock.set(due)
+    table.poll()
+    assert table.changed and table.view()["error_page"] == page + 1

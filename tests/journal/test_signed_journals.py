@@ -19,7 +19,7 @@ from companion import journal
 from companion.arbiter.tails import TailStore
 from companion.cli import main
 from companion.journal import JournalWriter
-from companion.keys import Keyring, PublicKey, SigningKey
+from companion.keys import KeyFileError, Keyring, PublicKey, SigningKey
 from companion.verify import verify_path
 
 HEADER = {"game": "tamsk", "level": 3, "ruleset": "adjusted", "table": 4, "wall0": 0.0}
@@ -131,6 +131,35 @@ def test_a_record_edited_and_rechained_is_refused(
     rc, out = verify(str(edited), "--key", pub, capsys=capsys)
     assert rc == 1
     assert "FIRST BAD RECORD: line 3" in out and "not signed by the journal's key" in out
+
+
+def test_a_signature_spelt_another_way_is_an_edit_and_is_refused(
+    tmp_path: Path, key: SigningKey, pub: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Base64 of 64 bytes ends in a character with 4 bits the decoder ignores: changing them
+    leaves the signature's bytes (and so its check) as they were, but the file was edited."""
+    path = write(tmp_path / "g.jsonl", key)
+    text = path.read_text()
+    sig = records(path)[2]["sig"]
+    assert sig.endswith("==")
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    last = alphabet.index(sig[-3])
+    respelt = sig[:-3] + alphabet[last ^ 0b0001] + "=="  # one of the ignored bits
+    assert respelt != sig
+    edited = tmp_path / "respelt.jsonl"
+    edited.write_text(text.replace(sig, respelt, 1))
+    rc, out = verify(str(edited), "--key", pub, capsys=capsys)
+    assert rc == 1
+    assert "FIRST BAD RECORD: line 3" in out and "signature is malformed" in out
+
+
+def test_a_public_key_spelt_another_way_is_refused() -> None:
+    line = SigningKey.generate().public.line()
+    encoded = line.split()[1]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    respelt = encoded[:-2] + alphabet[alphabet.index(encoded[-2]) ^ 0b01] + "="
+    with pytest.raises(KeyFileError, match="base64 differs"):
+        PublicKey.from_line(line.replace(encoded, respelt))
 
 
 def test_a_journal_resigned_with_the_attackers_own_key_is_refused(

@@ -141,11 +141,47 @@ def test_any_table_draws_on_every_panel(seed: int, players: int, tiles: int, key
 def test_the_screen_names_forced_spaces_and_must_fill_hints_as_its_map_does() -> None:
     """No axial ``q,r`` on the screen: the names are CellNames of the drawn table."""
     from companion.tantrix.cellnames import CellNames
-    from companion.tantrix.screens import _forced_text
+    from companion.tantrix.screens import _forced_cells
 
     view = tantrix_view("midgame")
     names = CellNames.of_view(view)
     forced = view.get("forced") or []
     assert forced, "the midgame case has a forced space"
-    assert _forced_text(view) == " ".join(names.name(q, r) for q, r in forced)
-    assert "," not in _forced_text(view)
+    assert _forced_cells(view) == [names.name(q, r) for q, r in forced]
+    assert not any("," in cell for cell in _forced_cells(view))
+
+
+def lines_drawn(view: dict[str, object], monkeypatch: pytest.MonkeyPatch,
+                size: tuple[int, int] = (128, 64), mode: str = "1") -> list[str]:
+    """Every line of text the Tantrix screen drew itself."""
+    from companion.tantrix import screens
+
+    said: list[str] = []
+    original = screens.draw_text
+    with monkeypatch.context() as m:
+        m.setattr(screens, "draw_text",
+                  lambda draw, x, y, text, fill: said.append(text) or original(draw, x, y, text,
+                                                                              fill))
+        screens.tantrix_screen(view, size=size, mode=mode)
+    return said
+
+
+@pytest.mark.parametrize("panel", [((128, 64), "1"), COLOUR])
+def test_forced_spaces_that_do_not_fit_the_line_are_counted_not_cut(
+    panel: tuple[tuple[int, int], str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = tantrix_view("midgame")
+    view["forced"] = [[q, 9] for q in range(-3, 5)]  # eight open forced spaces
+    line = next(t for t in lines_drawn(view, monkeypatch, *panel) if " ! " in t)
+    shown = line.split(" ! ")[1].split()
+    assert shown[-1].startswith("+") and not line.endswith("~")
+    assert len(shown) - 1 + int(shown[-1][1:]) == 8  # the names shown and the count: all of them
+
+
+def test_a_forced_space_line_that_fits_names_every_space() -> None:
+    from companion.tantrix.screens import with_cells
+
+    assert with_cells("restricted !", ["d2", "b5"], 21) == "restricted ! d2 b5"
+    many = ["j3", "e5", "a1", "k12", "c4"]
+    assert with_cells("restricted !", many, 21) == "restricted ! j3 e5 +3"
+    assert with_cells("!", [], 21) == "!"
