@@ -178,3 +178,7 @@ def test_czech_puts_no_space_before_a_colon() -> None:
 def test_no_translation_uses_a_no_break_space_the_oled_font_draws_zero_wide() -> None:
     # The OLED's Latin-1 bitmap font has no glyph for U+00A0: it would glue two words together.
     assert offenders("fr", "\xa0") == [] and offenders("cs", "\xa0") == []
+
+
+def test_czech_addresses_the_players_as_vy_like_the_french_vous() -> None:
+    assert offenders("cs", r"\b(táhni|polož|zadej|napiš|zvedni|odlož|vrať|stiskni|hraj)\b") == []
