@@ -21,6 +21,7 @@ from typing import Any
 
 from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, TiltInterpreter
+from companion.i18n import _, pgettext
 from companion.inputs import RawInput
 from companion.pages import Paging
 
@@ -56,10 +57,11 @@ class Calibration:
     def turned(self, glass: str, t: float) -> None:
         """A glass was turned over (its tilt switch settled) at ``t``."""
         if glass != self.glass:
-            self.message = f"turn {self.glass}, not {glass}"
+            self.message = _("turn {glass} over, not {other}").format(glass=self.glass, other=glass)
             return
         self.started = t
-        self.message = f"{glass} running: press the ring button when it is empty"
+        self.message = _("{glass} running: press the ring button when it is empty").format(
+            glass=glass)
 
     def empty(self, player: str, t: float) -> None:
         """The player pressed his ring button: the glass's upper part is empty."""
@@ -68,14 +70,16 @@ class Calibration:
             return
         owner = "red" if glass[0] == "r" else "black"
         if player != owner:
-            self.message = f"{owner}'s ring button for {glass}"
+            self.message = _("{player}'s ring button for {glass}").format(
+                player=pgettext("player", owner), glass=glass)
             return
         if self.started is None:
-            self.message = f"turn {glass} over first"
+            self.message = _("turn {glass} over first").format(glass=glass)
             return
         seconds = t - self.started
         if seconds < 10:
-            self.message = f"{seconds:.1f} s is too short for {glass}: turn it again"
+            self.message = _("{seconds} s is too short for {glass}: turn it again").format(
+                seconds=f"{seconds:.1f}", glass=glass)
             self.started = None
             return
         self.measured[glass].append(seconds)

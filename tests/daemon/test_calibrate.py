@@ -145,3 +145,29 @@ def test_a_warning_longer_than_the_bar_turns_its_pages_like_the_tables() -> None
     first, second = (calibration_screen("r2", 1, 0.0, {"r1": [160.0, 160.0]}, page=p)
                      for p in (0, 1))
     assert first.tobytes() != second.tobytes()
+
+
+def test_the_calibration_speaks_the_players_language() -> None:
+    """The title, the hint and the line under the terminal screen in French or Czech."""
+    from companion import i18n
+    from companion.screens import text as screen_text
+    from companion.tamsk.calibration_screen import calibration_screen
+
+    said: dict[str, list[str]] = {}
+    printable = screen_text.printable
+    for lang in ("fr", "cs"):
+        lines: list[str] = []
+        screen_text.printable = lambda text, lines=lines: (lines.append(text), printable(text))[1]
+        i18n.use(lang)
+        try:
+            cal = Calibration()
+            cal.turned("r2", 0.0)
+            cal.empty("red", 1.0)
+            calibration_screen("r1", 1, 7.0, {})
+            said[lang] = [cal.message, *lines]
+        finally:
+            i18n.reset()
+            screen_text.printable = printable
+    assert said["fr"][0] == "retournez d'abord r1" and "Étalonner r1" in said["fr"]
+    assert said["cs"][0] == "nejdřív otočte r1" and "Kalibrace r1" in said["cs"]
+    assert "po vysypání" in said["cs"] and "une fois vide" in said["fr"]
