@@ -12,15 +12,17 @@ same state, refusals and penalties included) and drops only what the rules never
 
     1. r1 a1-b2 +ring@0:03.6 @0:03.0(3.057305) lift@0:03.0(3.032288)
     2. b1 d1-d2 +ring @0:07.3
-    3. red T15 @0:20.0
-    4. b3 a4-b5 +ring(red) @0:31.5  ; black late (15 s ran out at 0:30.1)
+       red T15 @0:20.0
+    3. b3 a4-b5 +ring(red) @0:31.5  ; black late (15 s ran out at 0:30.1)
 
 Syntax, common to both games:
 
 * ``[key JSON]`` lines hold the header, one field a line, before the first move.
 * ``;`` starts a comment to the end of the line (``companion notation`` writes what the rules
   made of each line there: refusals, penalties, passes; a reader ignores them).
-* A line may start with its number (``12.``), which a reader ignores.
+* A move's line starts with its number (``12.``: moves count from 1, as ``companion replay``
+  numbers them); any other line (a timer turned, a pass, a refused input, the end) is indented
+  under the move before it, without a number. A reader ignores the numbers.
 * ``@TIME`` is when it happened, in tenths as the clock showed it (``1:23.4``, rounded down,
   the same as the replay and the screens). A record's time that is not on a tenth keeps its
   exact seconds in brackets after the tenths (``0:03.0(3.057305)``), so the text gives back the
@@ -282,17 +284,27 @@ def dumps(
     header: Mapping[str, Any],
     lines: Sequence[tuple[str, str]],
     *,
+    numbers: Sequence[int | None] | None = None,
     preamble: Sequence[str] = (),
 ) -> str:
     """A whole notation file: the first line, ``preamble`` comment lines, the header tags, a
-    blank line, then one numbered line per ``(text, comment)``."""
+    blank line, then one line per ``(text, comment)``: a move after its number (``numbers``,
+    the replay's :attr:`~companion.replay.model.Line.number`), any other line (None: a timer,
+    a pass, a refusal, the end...) indented under the move before it. Without ``numbers``
+    the lines are numbered 1, 2, 3..."""
     out = [FIRST_LINE]
     out += [f"; {line}" if line else ";" for line in preamble]
     out += header_lines(header)
     out.append("")
-    width = len(str(len(lines)))
-    for number, (text, comment) in enumerate(lines, start=1):
-        line = f"{number:>{width}}. {text}"
+    shown = list(numbers) if numbers is not None else list(range(1, len(lines) + 1))
+    if len(shown) != len(lines):
+        raise ValueError(f"{len(lines)} lines but {len(shown)} numbers")
+    width = len(str(max((n for n in shown if n is not None), default=0)))
+    for (text, comment), number in zip(lines, shown, strict=True):
+        if number is not None:
+            line = f"{number:>{width}}. {text}"
+        else:
+            line = f"{'':>{width}}  {text}"
         if comment:
             line += f"  ; {comment}"
         out.append(line)

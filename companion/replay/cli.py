@@ -23,7 +23,8 @@ _MOVE = re.compile(r"^\d+$")
 
 
 def parse_at(text: str) -> tuple[str, float]:
-    """``--at``: a move number (``12``) or a time (``1:23.4``, ``83s``, ``83.5s``)."""
+    """``--at``: a move number (``12``: the position after move 12, numbered as in ``--list``
+    and the headings) or a time (``1:23.4``, ``83s``, ``83.5s``)."""
     text = text.strip()
     if _MOVE.match(text):
         return "move", float(int(text))
@@ -38,9 +39,11 @@ def parse_at(text: str) -> tuple[str, float]:
     )
 
 
-def _at(replay: Replay, kind: str, value: float) -> Frame:
+def position_at(replay: Replay, kind: str, value: float) -> Frame:
+    """The frame ``--at`` shows (``kind`` and ``value`` from :func:`parse_at`): after a move,
+    or at a time; IndexError or ValueError saying why there is none."""
     if kind == "move":
-        return replay.frame_of_record(int(value))
+        return replay.frame_after_move(int(value))
     if value > replay.duration:
         raise ValueError(
             f"the record ends at {replay.duration:.1f} s: no position at {value:.1f} s"
@@ -120,7 +123,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.at is not None:
         kind, value = args.at
         try:
-            frame = _at(replay, kind, value)
+            frame = position_at(replay, kind, value)
         except (IndexError, ValueError) as exc:
             _say(prog, args.file, str(exc))
             return 2

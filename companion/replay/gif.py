@@ -15,6 +15,7 @@ frames down) is left out, its time going to the picture before it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,10 +90,8 @@ def real_time(replay: Replay, speed: float, fps: float = 2.0, last_ms: int = LAS
         timeline.append(frame)
         while j < len(between) and owners[j] == k:
             b = between[j]
-            timeline.append(
-                Frame(frame.index, b.t, frame.label, b.state, frame.marks, frame.record,
-                      frame.highlight, frame.refused)
-            )
+            # the move's frame, its sand and timer run on to ``b.t``
+            timeline.append(dataclasses.replace(frame, t=b.t, state=b.state))
             j += 1
     t0 = timeline[0].t
     starts = [round((f.t - t0) / speed * 100) for f in timeline]

@@ -18,7 +18,7 @@ from html import escape
 from companion.i18n import _, language
 from companion.i18n import say as say_remark
 from companion.replay.kinds import of
-from companion.replay.model import Replay
+from companion.replay.model import Replay, where
 from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
 from companion.replay.shapes import FONT, Shape, svg_body
@@ -45,6 +45,7 @@ aside{flex:1 1 260px;max-height:90vh;overflow:auto;border:1px solid #c8c4ba;back
 #moves li:hover{background:#f1ede2}#moves li.current{background:#ffd24d}
 #moves li.refused .label{color:#a01e1e}#moves li.auto{color:#777;font-style:italic}
 #moves .n{display:inline-block;width:3.5em;color:#888;text-align:right;margin-right:6px}
+#moves li.aside .label{padding-left:1em}
 #notes{font-size:12px;color:#8a5a00}
 """
 
@@ -80,7 +81,7 @@ SCRIPT = """
       items[i].classList.add('current');
       items[i].scrollIntoView({block: 'nearest'});
     }
-    where.textContent = (i + 1) + '/' + F.length + '  ' + f.clock;
+    where.textContent = f.where + '  ' + f.clock;
     marks.textContent = '';
     f.marks.forEach(function (m, k) {
       var d = document.createElement('div');
@@ -199,8 +200,8 @@ def page(replay: Replay) -> str:
     #: where each frame sits on the chart (its time; a Tokami record without times: its number)
     at = game.axis(replay)
     frames = [
-        {"t": round(x, 3), "clock": clock(f.t), "label": f.label,
-         "marks": [say_remark(m) for m in f.marks],
+        {"t": round(x, 3), "clock": clock(f.t), "where": where(f, replay.moves),
+         "label": f.label, "marks": [say_remark(m) for m in f.marks],
          "refused": [k for k, m in enumerate(f.marks) if m.startswith("refused")], "svg": d}
         for f, d, x in zip(replay.frames, dyns, at, strict=True)
     ]
@@ -211,7 +212,9 @@ def page(replay: Replay) -> str:
             cls.append("refused")
         if f.record is None and f.index:
             cls.append("auto")
-        number = f"{f.record}." if f.record else ""
+        if f.index and not f.move:
+            cls.append("aside")  # not a move: under the move before it, without a number
+        number = f"{f.number}." if f.move else ""
         attr = f' class="{" ".join(cls)}"' if cls else ""
         said = " / ".join(say_remark(m) for m in f.marks)
         items.append(

@@ -1,5 +1,13 @@
 """The stepping model: a recorded game as a list of frames, one per line of its notation.
 
+Move numbers are the model's: a line is a *move* when the game says so (a Tamsk glass moved,
+a Tantrix tile laid, a Tokami turn played, each accepted by the rules), and moves are numbered
+1, 2, 3... in the order they were played. Every other line (a timer turned, a pass, a refused
+input, an undo, the end, a note) and every frame of something that happened by itself sits
+*after* the move before it and has no number of its own. :attr:`Line.number`,
+:attr:`Frame.number` and :meth:`Replay.frame_after_move` say it once, for the move list, ``--at``,
+every heading ("move 12 of 36"), the pictures, the HTML viewer and the notation.
+
 A :class:`Replay` is built by folding the game's inputs through the game's own engine (its
 replay facet's ``fold``, see :mod:`companion.replay.kinds`, with the very game engine that the
 daemon and ``companion simulate`` use): there is no second copy of the rules here. After each
@@ -15,6 +23,7 @@ a replay is for looking back at a game, and half a game is better than none.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -23,6 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from companion import journal, notation, registry, simulate
+from companion.i18n import _
 from companion.replay.kinds import replay_game, replay_games
 from companion.scenario import MalformedInput, NumberedEvent
 
@@ -94,6 +104,10 @@ class Frame:
     passes, glasses lost, the end); ``state`` is the contract's JSON object at ``t``;
     ``highlight`` names what to point at: Tamsk ``(from, to)`` spaces of the move, Tantrix the
     cell ``[q, r]`` just filled.
+
+    ``move`` says whether the frame shows a move, and ``number`` is then that move's number;
+    any other frame sits after move ``number`` (0: before the first). Both are set by
+    :class:`Replay` from its lines (see the module's docstring), never by a game's fold.
     """
 
     index: int
@@ -104,6 +118,33 @@ class Frame:
     record: int | None = None
     highlight: tuple[Any, ...] | None = None
     refused: bool = False
+    number: int = 0
+    move: bool = False
+
+
+def where(frame: Frame, total: int | None = None) -> str:
+    """Which move a frame shows, in words: ``move 12 of 36``, ``after move 12 of 36`` (a line
+    that is not a move, or something that happened by itself), ``start``. Every heading says
+    it with these words, so they all agree with the move list and ``--at``."""
+    if frame.index == 0:
+        return _("start")
+    if frame.move:
+        if total is None:
+            return _("move {n}").format(n=frame.number)
+        return _("move {n} of {total}").format(n=frame.number, total=total)
+    if frame.number == 0:
+        return _("before the first move")
+    if total is None:
+        return _("after move {n}").format(n=frame.number)
+    return _("after move {n} of {total}").format(n=frame.number, total=total)
+
+
+def position_label(t: float, after: int) -> str:
+    """The label of a position asked for by its time: ``at 1:00.0, after move 6``."""
+    at = notation.format_time(t, exact=False)
+    if after:
+        return _("at {time}, after move {n}").format(time=at, n=after)
+    return _("at {time}").format(time=at)
 
 
 @dataclass
@@ -112,8 +153,12 @@ class Line:
 
     text: str
     comment: str = ""
-    #: Whether the line is a move (a glass moved, a tile laid), not a timer, a pass or the end.
+    #: Whether the line is a move the rules accepted (a glass moved, a tile laid, a Tokami
+    #: turn), not a timer, a pass, a refused input, an undo or the end.
     move: bool = True
+    #: The move's number (from 1); a line that is not a move: the number of the move before it
+    #: (0: none yet). Set by :class:`Replay`.
+    number: int = 0
 
 
 class Timeline(Protocol):
@@ -206,12 +251,11 @@ class RefoldTimeline:
                 table.apply(obj, when, line)
                 applied += 1
             done = sum(1 for end in self.record_ends if end <= applied)
-            at = notation.format_time(t, exact=False)
-            label = f"at {at}" + (f", after move {done}" if done else "")
             state = table.state()
             if self.stamp_time:
                 state["t"] = t
-            out.append(Frame(-1, t, label, state, record=done or None))
+            # the label and the move number are the Replay's (:meth:`Replay.at_times`)
+            out.append(Frame(-1, t, "", state, record=done or None))
         return out
 
 
@@ -232,6 +276,22 @@ class Replay:
     cells: list[tuple[int, int]] = field(default_factory=list)
     timeline: Timeline | None = None
 
+    def __post_init__(self) -> None:
+        """Number the moves (see the module's docstring): each line, then each frame."""
+        done = 0
+        for line in self.lines:
+            done += line.move
+            line.number = done
+        numbered: list[Frame] = []
+        done = 0
+        for frame in self.frames:
+            move = False
+            if frame.record is not None and 0 < frame.record <= len(self.lines):
+                line = self.lines[frame.record - 1]
+                move, done = line.move, line.number
+            numbered.append(dataclasses.replace(frame, number=done, move=move))
+        self.frames = numbered
+
     @property
     def duration(self) -> float:
         """The time of the last frame."""
@@ -239,47 +299,73 @@ class Replay:
 
     @property
     def moves(self) -> int:
-        """How many of the lines are moves: what "a game of 36 moves" counts."""
-        return sum(1 for line in self.lines if line.move)
+        """How many of the lines are moves: what "a game of 36 moves" counts, and the last
+        move's number."""
+        return self.lines[-1].number if self.lines else 0
 
     @property
     def records(self) -> int:
         """How many lines the notation has (the move list's length)."""
         return len(self.lines)
 
+    def frame_after_move(self, number: int) -> Frame:
+        """The position right after move ``number`` (0: the start): what ``--at 12`` shows,
+        numbered as in the move list. IndexError naming the moves there are."""
+        if not 0 <= number <= self.moves:
+            raise IndexError(
+                _("there is no move {n}: give a move from 0 (the start) to {moves}").format(
+                    n=number, moves=self.moves)
+            )
+        if number == 0:
+            return self.frames[0]
+        for frame in self.frames:
+            if frame.move and frame.number == number:
+                return frame
+        raise IndexError(f"move {number} has no frame")  # pragma: no cover - every move has one
+
     def frame_of_record(self, number: int) -> Frame:
-        """The frame after notation line ``number`` (0: the start)."""
+        """The frame after notation line ``number`` (0: the start), counting every line, moves
+        or not (:meth:`frame_after_move` counts moves)."""
         if not 0 <= number <= len(self.lines):
             raise IndexError(
-                f"there is no move {number}: this game has moves 0 to {len(self.lines)}"
+                f"there is no line {number}: this game has lines 0 to {len(self.lines)}"
             )
         if number == 0:
             return self.frames[0]
         for frame in self.frames:
             if frame.record == number:
                 return frame
-        raise IndexError(f"move {number} has no frame")  # pragma: no cover - every line has one
+        raise IndexError(f"line {number} has no frame")  # pragma: no cover - every line has one
 
     def at_time(self, t: float) -> Frame:
         """The game as it stood at ``t`` seconds: every input up to then replayed, and time run
         on to ``t`` (glasses and the 15-second timer run out by themselves on the way)."""
         if t < 0:
             raise ValueError("a time before the start of the game")
-        if self.timeline is None:
-            raise ValueError(f"{self.game}: no timeline")
-        return self.timeline.at_time(min(t, self.duration))
+        return self.at_times([min(t, self.duration)])[0]
 
     def at_times(self, times: Sequence[float]) -> list[Frame]:
         """:meth:`at_time` for many increasing times, in a single fold."""
         if self.timeline is None:
             raise ValueError(f"{self.game}: no timeline")
-        return self.timeline.at_times([min(max(0.0, t), self.duration) for t in times])
+        found = self.timeline.at_times([min(max(0.0, t), self.duration) for t in times])
+        return [self._numbered(frame) for frame in found]
+
+    def _numbered(self, frame: Frame) -> Frame:
+        """A timeline's frame (``record``: the lines played by then) with the moves made by
+        then as its number and label."""
+        lines = frame.record or 0
+        after = self.lines[lines - 1].number if 0 < lines <= len(self.lines) else 0
+        return dataclasses.replace(
+            frame, number=after, move=False, label=position_label(frame.t, after)
+        )
 
     def notation(self) -> str:
         """The game as a notation file (see :mod:`companion.notation`)."""
         return notation.dumps(
             self.header,
             [(line.text, line.comment) for line in self.lines],
+            numbers=[line.number if line.move else None for line in self.lines],
             preamble=[f"skipped: {n}" for n in self.notes if n.startswith("line ")],
         )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion import notation
 from companion.i18n import _
 from companion.replay import bitmap
-from companion.replay.model import Frame
+from companion.replay.model import Frame, where
 from companion.replay.palette import Ink
 from companion.replay.shapes import Shape, Text
 
@@ -27,7 +27,8 @@ def panel_head(
     title: str = "",
     total: int | None = None,
 ) -> int:
-    """Append the panel's opening lines to ``out``; returns the ``y`` below them."""
+    """Append the panel's opening lines to ``out``; returns the ``y`` below them. ``total``
+    is the game's number of moves (:attr:`~companion.replay.model.Replay.moves`)."""
     chars = width // bitmap.CHAR_WIDTH
     out.append(Text(x, y, heading, Ink.TEXT, 1))
     out.append(Text(x + width, y, clock(frame.t), Ink.TEXT, 2, "rt"))
@@ -35,12 +36,7 @@ def panel_head(
     if title:
         out.append(Text(x, y, bitmap.clip(title, chars), Ink.GREY, 1))
     y += 14
-    if frame.record:
-        count = (_("move {n} of {total}").format(n=frame.record, total=total)
-                 if total is not None else _("move {n}").format(n=frame.record))
-    else:
-        count = _("start") if frame.index == 0 else ""
-    out.append(Text(x, y, count, Ink.GREY, 1))
+    out.append(Text(x, y, bitmap.clip(where(frame, total), chars), Ink.GREY, 1))
     y += 12
     label = frame.label.split(" @")[0] if frame.index else _("start of the game")
     scale = 2 if len(label) <= width // 12 else 1

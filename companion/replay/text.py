@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.i18n import _, say
 from companion.replay.kinds import of
-from companion.replay.model import Frame, Replay
+from companion.replay.model import Frame, Replay, where
 from companion.replay.panel import clock
 
 #: How many of the penalties and refusals so far a frame lists (the latest ones).
@@ -34,9 +34,7 @@ def heading(replay: Replay, frame: Frame) -> str:
         return _("{game} position {label}").format(game=game, label=frame.label)
     if frame.index == 0:
         return _("{game} start of the game").format(game=game) + f"  [{clock(frame.t)}]"
-    where = (_("move {n} of {total}").format(n=frame.record, total=replay.records)
-             if frame.record else _("meanwhile"))
-    return f"{game} {where}  [{clock(frame.t)}]  {frame.label}"
+    return f"{game} {where(frame, replay.moves)}  [{clock(frame.t)}]  {frame.label}"
 
 
 def recent(items: list[Any], fmt: Any) -> list[str]:
@@ -57,10 +55,13 @@ def frame_text(replay: Replay, frame: Frame) -> str:
 
 
 def move_list(replay: Replay) -> str:
-    """The notation lines as people read them: one per move, with what the rules said."""
+    """The notation lines as people read them, with what the rules said: a move after its
+    number (the one ``--at`` takes and the headings show), any other line indented under the
+    move it follows."""
+    width = max(3, len(str(replay.moves)))
     out = []
     for frame in replay.frames[1:]:
-        number = f"{frame.record:>3}." if frame.record else "    "
+        number = f"{frame.number:>{width}}." if frame.move else " " * (width + 3)
         marks = f"  ; {'; '.join(say(m) for m in frame.marks)}" if frame.marks else ""
         out.append(f"{number} {frame.label}{marks}")
     return "\n".join(out)

@@ -232,8 +232,8 @@ class TamskTimeline:
                 applied += 1
             game.advance(max(t, game.t))
             done = sum(1 for end in self.record_ends if end <= applied)
-            label = f"at {clock(t)}" + (f", after move {done}" if done else "")
-            out.append(Frame(-1, game.t, label, PackedState(game.snapshot()), record=done or None))
+            # the label and the move number are the Replay's (:meth:`Replay.at_times`)
+            out.append(Frame(-1, game.t, "", PackedState(game.snapshot()), record=done or None))
         return out
 
 

@@ -200,7 +200,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                 refused=len(table.violations) > refused_before,
             )
         )
-        lines.append(Line(text, "; ".join(marks)))
+        lines.append(Line(text, "; ".join(marks), move=filled is not None))  # a tile laid
         cells |= _cells(now)
     return Replay(
         "tantrix",
@@ -271,11 +271,15 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         refused_before = len(table.violations)
         marks: list[str] = []
         filled = None
+        gobbled = False
         t = 0.0
         for i in record.events:
             line, obj, t = usable[i]
+            gobbled = gobbled or (obj["ev"] == "gobble" and not table.ended)
             got = table.apply(obj, t, line)
             filled = got if got is not None else filled
+        #: a move: a tile laid, or in a Gobble race (whose scorer sees no tiles) a gobble filled
+        moved = filled is not None or (gobbled and len(table.violations) == refused_before)
         for v in table.violations[refused_before:]:
             marks.append(_refused(v))
         now = table.state()
@@ -287,7 +291,8 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
             Frame(len(frames), t, label, now, tuple(marks), record=k + 1, highlight=filled,
                   refused=len(table.violations) > refused_before)
         )
-        lines.append(Line(line_text(group_objs, record.kind, exact=True), "; ".join(marks)))
+        lines.append(Line(line_text(group_objs, record.kind, exact=True), "; ".join(marks),
+                          move=moved))
         cells |= _cells(now)
     return Replay(
         "tantrix",

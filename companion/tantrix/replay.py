@@ -76,11 +76,11 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
 
 
 def picture(replay: Replay, frame: Frame) -> Image.Image:
-    return drawing.png(frame, cells=replay.cells, title=title(replay), total=replay.records)
+    return drawing.png(frame, cells=replay.cells, title=title(replay), total=replay.moves)
 
 
 def svg(replay: Replay, frame: Frame) -> str:
-    return drawing.svg(frame, cells=replay.cells, title=title(replay), total=replay.records)
+    return drawing.svg(frame, cells=replay.cells, title=title(replay), total=replay.moves)
 
 
 def static(replay: Replay) -> list[Shape]:
@@ -89,7 +89,7 @@ def static(replay: Replay) -> list[Shape]:
 
 def dynamics(replay: Replay) -> list[list[Shape]]:
     layout = drawing.Layout(replay.cells)
-    who, total = title(replay), replay.records
+    who, total = title(replay), replay.moves
     return [drawing.dynamic(f, layout, title=who, total=total) for f in replay.frames]
 
 

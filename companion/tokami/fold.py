@@ -31,7 +31,7 @@ from companion.tokami.game import Game, IllegalTurn, Played
 from companion.tokami.notation import group, line_kind
 from companion.tokami.notation import text as line_text
 from companion.tokami.setup import Setup
-from companion.tokami.simulate import EVENTS
+from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
 from companion.tokami.turns import Turn
 from companion.tokami.words import refusal_in_words, turn_in_words
 
@@ -212,7 +212,9 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         frames.append(
             Frame(len(frames), t, label, now, tuple(marks), record=k + 1, refused=bool(refused))
         )
-        lines.append(Line(text, "; ".join(marks)))
+        #: a move: a turn the rules accepted (not an undo, the end, a note or a correction)
+        moved = obj["ev"] not in CONTROL_EVENTS and not refused
+        lines.append(Line(text, "; ".join(marks), move=moved))
     return Replay(
         "tokami",
         header,

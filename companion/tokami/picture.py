@@ -27,6 +27,7 @@ from companion.remark import Remark
 from companion.replay import bitmap
 from companion.replay import gif as gif_mod
 from companion.replay.model import Frame, Replay
+from companion.replay.model import where as move_words
 from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
 from companion.replay.shapes import Circle, Group, Rect, Shape, Text, to_png, to_svg
@@ -144,11 +145,8 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
         out.append(Text(MARGIN + 48, 12, bitmap.clip(title, 70), Ink.GREY, 1))
     out.append(Text(RIGHT, 12, clock(frame.t), Ink.TEXT, 2, "rt"))
     where = _("round {n} of {rounds}").format(n=s["round"], rounds=s["rounds"])
-    if frame.record:
-        where += "   " + (_("move {n} of {total}").format(n=frame.record, total=total)
-                             if total is not None else _("move {n}").format(n=frame.record))
-    elif frame.index == 0:
-        where += "   " + _("start")
+    if total is not None:  # a replay's frame (the arbiter's live sheet has no move number)
+        where += "   " + move_words(frame, total)
     out.append(Text(MARGIN, 32, where, Ink.GREY, 1))
     label = frame.label.split(" @")[0] if frame.index else _("start of the game")
     scale = 2 if len(label) <= _CHARS // 2 else 1
@@ -338,7 +336,7 @@ def svg(frame: Frame, *, setup: Setup | None = None, title: str = "",
 def dynamic(replay: Replay, frame: Frame) -> list[Shape]:
     """The shapes of one frame of this game (what the HTML viewer swaps frame by frame)."""
     setup = setup_of(frame.state, replay.header)
-    return shapes(frame, setup=setup, title=title(replay), total=replay.records)
+    return shapes(frame, setup=setup, title=title(replay), total=replay.moves)
 
 
 def picture(replay: Replay, frame: Frame) -> Image.Image:

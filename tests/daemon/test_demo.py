@@ -23,7 +23,7 @@ def test_the_demo_shows_the_final_position_at_the_time_the_replay_shows_it(
     assert demo_time is not None, said
     assert cli.main(["replay", str(journal)]) == 0  # no terminal: every position, last last
     replayed = capsys.readouterr().out
-    last = replayed.rsplit("Tamsk move ", 1)[1].splitlines()[0]
+    last = replayed.rsplit("-" * 72, 1)[1].strip().splitlines()[0]  # the last position's heading
     assert f"[{demo_time.group(1)}]" in last, (demo_time.group(1), last)
     # each record the demo echoes carries the time the replay shows for it
     first_move = re.search(r"journal +\d+ @(\d+:\d\d\.\d): \{'t': [\d.]+, 'ev': 'release'", said)

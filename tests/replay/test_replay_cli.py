@@ -27,14 +27,14 @@ def test_without_a_terminal_every_position_is_printed_and_it_exits(
     assert "Tamsk start of the game" in out
     assert "Penalties: 1" in out and "15-second timer" in out
     assert out.split("-" * 72)[-1].lstrip().startswith(
-        f"Tamsk move {replay.records} of {replay.records}"
+        f"Tamsk after move {replay.moves} of {replay.moves}"  # the end is not a move
     )
 
 
 def test_at_a_move_prints_that_one_position(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(scenario("p01_opening_and_claim")), "--at", "7"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Tamsk move 7 of 8  [1:31.0]  r1 a2-b2 +ring(black) @1:30.5")
+    assert out.startswith("Tamsk move 7 of 7  [1:31.0]  r1 a2-b2 +ring(black) @1:30.5")
     assert "black claims the ring on b2" in out
     assert "Rings left: red 29, black 28" in out
 
@@ -92,7 +92,7 @@ def test_the_stepper_shows_one_screen_per_move_and_stops_at_q() -> None:
     end = terminal.run(replay, [RIGHT, RIGHT, LEFT, END, "q", RIGHT], screens.append)
     assert end == len(replay.frames) - 1
     assert len(screens) == 5
-    assert "move 2 of 8" in screens[2] and "move 1 of 8" in screens[3]
+    assert "move 2 of 7" in screens[2] and "move 1 of 7" in screens[3]
     assert all(s.startswith(terminal.CLEAR) and terminal.HELP in s for s in screens)
 
 
@@ -143,10 +143,10 @@ def test_a_torn_journal_replays_with_a_note_on_stderr(
     path = journal(tmp_path / "g.jsonl", {"game": "tamsk", "level": 2}, events)
     with path.open("ab") as f:
         f.write(b'{"t":96,"ev":"ri')
-    assert main(["replay", str(path), "--at", "8"]) == 0
+    assert main(["replay", str(path), "--at", "7"]) == 0
     captured = capsys.readouterr()
     assert "note:" in captured.err and "incomplete" in captured.err
-    assert "Tamsk move 8 of 8" in captured.out
+    assert "Tamsk move 7 of 7" in captured.out
 
 
 def test_notation_of_a_journal_keeps_the_names(

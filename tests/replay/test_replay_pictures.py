@@ -30,7 +30,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def after_move(n: int) -> Callable[[Replay], Frame]:
-    return lambda r: r.frame_of_record(n)
+    return lambda r: r.frame_after_move(n)
 
 
 def last(r: Replay) -> Frame:

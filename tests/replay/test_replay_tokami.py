@@ -135,7 +135,8 @@ def last(r: Replay) -> Frame:
     return r.frames[-1]
 
 
-def after_move(n: int) -> Callable[[Replay], Frame]:
+def after_line(n: int) -> Callable[[Replay], Frame]:
+    """The frame of notation line ``n`` (a refused turn is a line, not a move)."""
     return lambda r: r.frame_of_record(n)
 
 
@@ -144,7 +145,7 @@ POSITIONS: dict[str, tuple[str, Callable[[Replay], Frame]]] = {
     "tokami_bonus_discards_malus": ("k04_bonus_discards_malus_of_its_colour", last),
     "tokami_two_rounds_game_over": ("k11_several_rounds_add_up", last),
     "tokami_refused_and_forbidden": ("k07_forbidden_block_cannot_be_moved_or_taken",
-                                     after_move(3)),
+                                     after_line(3)),
     "tokami_five_players": ("k22_five_players_in_turn_order", last),
 }
 
