@@ -47,3 +47,14 @@ class Remark(str):
         self = cls(text.replace("{", "{{").replace("}", "}}"))
         self.words = translate
         return self
+
+
+def english(message: str) -> str:
+    """``_`` for a writer given no gettext: the English message as it is (the default of the
+    games' ``summary`` functions, whose rules never import gettext)."""
+    return message
+
+
+def english_in(context: str, message: str) -> str:
+    """``pgettext`` for a writer given no gettext."""
+    return message
