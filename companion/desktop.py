@@ -26,9 +26,6 @@ from companion import keymap
 from companion.clock import Clock, MonotonicClock
 from companion.inputs import RawInput
 
-#: The hint under the terminal OLED (a keypad-only game shows its own, see :func:`_play`).
-HELP = keymap.hint_line()
-
 #: Set to ``1`` to show the OLED in a window as well (see :func:`open_window`).
 WINDOW_ENV = "COMPANION_WINDOW"
 #: How many screen pixels one OLED pixel takes in the window.
@@ -180,12 +177,15 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
         if window is None:
             print(f"companion: {why}", file=sys.stderr)
 
-    hint = [HELP]
+    # The hint under the terminal OLED, in the players' language (chosen by now); a
+    # keypad-only game shows its own below.
+    help_line = keymap.hint_line()
+    hint = [help_line]
     import shutil
 
     problem = terminal_too_small(_panel(config)[0], *shutil.get_terminal_size())
     if problem is not None:  # said under every frame, where the player looks
-        hint[0] = f"companion: {problem}\n{HELP}"
+        hint[0] = f"companion: {problem}\n{help_line}"
 
     def on_frame(image: Any, now: float) -> None:
         bell = "\a" if sounder.playing in ("error", "timer_out") else ""
@@ -214,7 +214,7 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     inputs = GpioInputs(config, clock, daemon.deliver, pin_factory=factory)
     if not hasattr(table, "tilts"):  # no hourglasses at this game's table: its own hint
         title = registry.configured(config).title
-        hint[0] = hint[0].replace(HELP, f"{title}: {keymap.keypad_hint_line()}")
+        hint[0] = hint[0].replace(help_line, f"{title}: {keymap.keypad_hint_line()}")
     keyboard = KeyboardTable(
         inputs, clock, daemon.deliver, lambda delay, fn: loop.call_later(delay, fn)
     )

@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
+from companion.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Key:
@@ -73,14 +75,14 @@ def table_text() -> str:
 
 
 def hint_line() -> str:
-    """One line under the terminal OLED: the keys a player needs first."""
-    return ("q w e / i o p: glasses  z m: rings  x n: 15 s  0-9 A-D # *: keypad  "
-            "Tab: menu  Ctrl-Q: quit")
+    """One line under the terminal OLED: the keys a player needs first, in his language."""
+    return _(N_("q w e / i o p: glasses  z m: rings  x n: 15 s  0-9 A-D # *: keypad  "
+                "Tab: menu  Ctrl-Q: quit"))
 
 
 def keypad_hint_line() -> str:
-    """The hint for a game played on the keypad alone (Tantrix, Tokami)."""
-    return "0-9 A B C D: keypad  Enter: #  Backspace/Esc: *  Ctrl-Q: quit"
+    """The hint for a game played on the keypad alone (Tantrix, Tokami), in his language."""
+    return _(N_("0-9 A B C D: keypad  Enter: #  Backspace/Esc: *  Ctrl-Q: quit"))
 
 
 def add_command(

@@ -55,3 +55,14 @@ class Remark(str):
         self.words = translate
         self.in_english = english
         return self
+
+
+def english(message: str) -> str:
+    """``_`` for a writer given no gettext: the English message as it is (the default of the
+    games' ``summary`` functions, whose rules never import gettext)."""
+    return message
+
+
+def english_in(context: str, message: str) -> str:
+    """``pgettext`` for a writer given no gettext."""
+    return message

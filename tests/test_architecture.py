@@ -19,7 +19,7 @@ from companion import registry
 
 ROOT = Path(__file__).resolve().parent.parent / "companion"
 #: Modules a pure rules engine may import besides the standard library and its own package.
-PURE_SHARED = {"companion.scenario"}
+PURE_SHARED = {"companion.scenario", "companion.remark"}  # both standard library only
 #: Standard-library modules that would bring a clock, threads or I/O into the rules.
 IMPURE_STDLIB = {"time", "threading", "asyncio", "socket", "subprocess", "os", "random"}
 

@@ -73,3 +73,17 @@ def test_a_terminal_too_small_for_the_oled_is_told_so() -> None:
     assert terminal_too_small((128, 64), 128, 35) is None
     message = terminal_too_small((128, 64), 100, 30)
     assert message is not None and "128x35" in message and "100x30" in message
+
+
+def test_the_terminal_hint_is_in_the_players_language() -> None:
+    from companion import i18n
+    from companion.keymap import hint_line, keypad_hint_line
+
+    english = (hint_line(), keypad_hint_line())
+    i18n.use("cs")
+    try:
+        czech = (hint_line(), keypad_hint_line())
+    finally:
+        i18n.reset()
+    assert all("klávesnice" in line and "quit" not in line for line in czech)
+    assert all("keypad" in line for line in english)

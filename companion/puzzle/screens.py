@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import _
+from companion.i18n import N_, _, ngettext, pgettext
 from companion.puzzle.words import in_words
 from companion.screens.layout import (
     PITCH,
@@ -41,6 +41,7 @@ from companion.screens.text import (
     columns,
     draw_text,
     draw_text_centred,
+    draw_text_right,
     printable,
 )
 from companion.tantrix.cellnames import CellNames
@@ -53,6 +54,15 @@ from companion.tantrix.screens import (
     draw_tick,
     draw_tile_inset,
 )
+
+#: The loop to make, by its colour (tile n's back), as the title bar says it: the colour is
+#: said with the word it agrees with (French ``boucle jaune``, Czech ``žlutá smyčka``).
+LOOPS = {
+    "red": N_("red loop"),
+    "yellow": N_("yellow loop"),
+    "blue": N_("blue loop"),
+    "green": N_("green loop"),
+}
 
 #: From this height on, the roomier layout is used (the 128x128 colour panel).
 TALL_HEIGHT = 112
@@ -81,14 +91,18 @@ def puzzle_screen(
     elif kind == "place":
         _draw_place(draw, palette, view, entry, width, height, top)
     elif kind == "menu":
-        bottom = draw_footer(draw, palette, "1-3/#: choose *: back", width, height)
-        lines = [(f"{i + 1} {line}", "") for i, line in enumerate(entry.get("lines") or [])]
+        items = [str(line) for line in entry.get("lines") or []]
+        keys = _("1-{n}/#: choose *: back").format(n=len(items))
+        bottom = draw_footer(draw, palette, keys, width, height)
+        lines = [(f"{i + 1} {_(line)}", "") for i, line in enumerate(items)]
         draw_list(draw, palette, lines, int(entry.get("cursor") or 0), width, top, bottom)
     elif kind == "lift":
         _draw_lift(draw, palette, view, entry, width, height, top)
     elif kind == "restart":
-        bottom = draw_footer(draw, palette, "#: restart  *: keep", width, height)
-        words = f"lift all {len(view.get('laid') or [])} tiles and start again?"
+        bottom = draw_footer(draw, palette, _("#: restart  *: keep"), width, height)
+        count = len(view.get("laid") or [])
+        words = ngettext("lift the {count} tile and start again?",
+                         "lift all {count} tiles and start again?", count).format(count=count)
         draw_paragraph(draw, palette, words, 0, width - 1, top, bottom)
     else:
         _draw_layout(draw, palette, view, entry, width, height, top)
@@ -111,18 +125,36 @@ def _draw_title(
     width: int,
 ) -> int:
     """``Discovery 4 | red loop`` (``tile 2  3/5`` while placing), in the loop's colour on a
-    colour panel."""
+    colour panel. Where a language's words are longer, the name shortens (``Disc. 4``, ``D4``)
+    and, while placing, the loop is said by its colour alone, so neither is cut."""
     colour = str(view.get("colour"))
     fill: Colour | None = None
     ink: Colour | None = None
     if _colour_panel(palette) and colour in BAND_COLOURS:
         fill = BAND_COLOURS[colour]
         ink = (0, 0, 0) if colour in ("yellow", "green") else (255, 255, 255)
-    title = f"Discovery {view.get('n')}"
+    n = view.get("n")
+    title = _("Discovery {n}").format(n=n)
+    right = _(LOOPS[colour]) if colour in LOOPS else colour
+    room = columns(width - 4)
     if entry.get("mode") == "place":
         index, count = int(entry.get("spot_index") or 0), int(entry.get("spot_count") or 0)
-        title = f"tile {entry.get('tile')}  {index + 1}/{count}"
-    return draw_title_bar(draw, palette, title, width, right=f"{colour} loop", fill=fill, ink=ink)
+        title = _("tile {tile}  {at}/{of}").format(tile=entry.get("tile"), at=index + 1, of=count)
+        if len(title) + 1 + len(right) > room:  # the spot count first; the colour word alone
+            right = _(colour)
+    else:  # a long loop colour (French, Czech) keeps its room: the puzzle's name gives way
+        for short in (pgettext("puzzle title", "Disc. {n}"), pgettext("puzzle title", "D{n}")):
+            if len(title) + 1 + len(right) <= room:
+                break
+            title = short.format(n=n)
+    if len(right) <= room // 2 or len(title) + 1 + len(right) > room:
+        return draw_title_bar(draw, palette, title, width, right=right, fill=fill, ink=ink)
+    # The loop's colour whole: the title bar's own layout would cut it at half the bar.
+    top = draw_title_bar(draw, palette, "", width, fill=fill, ink=ink)
+    bar_ink = palette.on_fill if ink is None else ink
+    draw_text_right(draw, width - 1, 1, right, bar_ink)
+    draw_text(draw, 2, 1, title, bar_ink)
+    return top
 
 
 def _draw_board(
@@ -137,7 +169,8 @@ def _draw_board(
     centred in it, its rows lettered and its columns numbered as on the Tantrix screens."""
     left, top, right, bottom = box
     if not cells:
-        draw_text_centred(draw, left, right + 1, (top + bottom) // 2 - 4, "no tile", palette.dim)
+        draw_text_centred(draw, left, right + 1, (top + bottom) // 2 - 4, _("no tile"),
+                          palette.dim)
         return
     coords = [(int(c["q"]), int(c["r"])) for c in cells]
     frame = board_frame(coords, CellNames.of(coords), box, largest)
@@ -175,17 +208,18 @@ def _draw_layout(
         _draw_board(draw, palette, _tiles(view), (0, top, 63, bottom_y - 2))
         draw.line((64, top, 64, bottom_y - 2), fill=palette.dim)
         x, y, room = 67, top, columns(width - 67)
-    draw_text(draw, x, y, clip(f"{laid}/{n} laid", room), palette.foreground)
+    draw_text(draw, x, y, clip(_("{laid}/{n} laid").format(laid=laid, n=n), room),
+              palette.foreground)
     y += PITCH
     if solved:
         box = (x - 2, y, width - 1, y + PITCH + 1) if tall else (x - 2, y, width - 1, y + 20)
         draw.rectangle(box, fill=palette.accent)
         draw_text_centred(
-            draw, box[0], box[2] + 1, (box[1] + box[3]) // 2 - 4, "SOLVED", palette.on_fill
+            draw, box[0], box[2] + 1, (box[1] + box[3]) // 2 - 4, _("SOLVED"), palette.on_fill
         )
     else:
         draw_text(draw, x, y, clip(_hint(view), room), palette.foreground)
-    prompt = f"tile? {entry.get('typed') or ''}_  D:menu"
+    prompt = _("tile? {typed}_  D:menu").format(typed=entry.get("typed") or "")
     draw_text(draw, 1, bottom_y, clip(prompt, columns(width - 2)), palette.foreground)
 
 
@@ -193,10 +227,10 @@ def _hint(view: Mapping[str, Any]) -> str:
     """What stands between the layout and a solution, in a few words."""
     problems = [str(p) for p in view.get("problems") or []]
     if any(p.startswith("golden rule") for p in problems):
-        return "clash"
+        return _("clash")
     if any(p.startswith("missing") for p in problems):
-        return "keep going"
-    return "no loop"
+        return _("keep going")
+    return _("no loop")
 
 
 def _draw_place(
@@ -224,10 +258,11 @@ def _draw_place(
     draw.line((divider, top, divider, map_bottom), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, top + 17), 9.0)
     text_y = top + 38 if tall else height - LINE_HEIGHT
-    draw_text(draw, divider + 3, text_y, f"rot. {entry.get('rotation') or 0}", palette.foreground)
+    turn = _("rot. {n}").format(n=entry.get("rotation") or 0)
+    draw_text(draw, divider + 3, text_y, turn, palette.foreground)
     draw_tick(draw, width - 9, text_y, fits, palette.foreground if fits else palette.warning)
     if tall:
-        draw_footer(draw, palette, "A/B:spot C:rot. #:lay", width, height)
+        draw_footer(draw, palette, _("A/B:spot C:rot. #:lay"), width, height)
 
 
 def _draw_lift(
@@ -240,13 +275,15 @@ def _draw_lift(
     top: int,
 ) -> None:
     """The layout with the tile to lift marked, and its number."""
-    bottom = draw_footer(draw, palette, "A/B,#: lift  *: back", width, height)
+    bottom = draw_footer(draw, palette, _("A/B,#: lift  *: back"), width, height)
     pick = entry.get("tile")
     cells = [dict(c, candidate=c["tile"] == pick) for c in _tiles(view)]
     _draw_board(draw, palette, cells, (0, top, 63, bottom), rim=palette.warning)
     draw.line((64, top, 64, bottom), fill=palette.dim)
-    draw_text(draw, 67, top, "lift", palette.foreground)
-    draw_text(draw, 67, top + PITCH, f"tile {pick}?", palette.foreground)
+    room = columns(width - 67)
+    draw_text(draw, 67, top, clip(_("lift"), room), palette.foreground)
+    draw_text(draw, 67, top + PITCH, clip(_("tile {tile}?").format(tile=pick), room),
+              palette.foreground)
 
 
 def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.puzzle.rules import LARGEST, SMALLEST, DiscoveryPuzzle
+from companion.remark import english, english_in
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tantrix.game import Placement
 from companion.tantrix.geometry import LIMIT
@@ -147,19 +148,12 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
     return replay(header, events)[1]
 
 
-def _english(message: str) -> str:
-    return message
-
-
-def _english_in(context: str, message: str) -> str:
-    return message
-
 
 def summary(
     result: dict[str, Any],
-    _: Callable[[str], str] = _english,
-    pgettext: Callable[[str, str], str] = _english_in,
-    words: Callable[[str], str] = _english,
+    _: Callable[[str], str] = english,
+    pgettext: Callable[[str, str], str] = english_in,
+    words: Callable[[str], str] = english,
 ) -> str:
     """The output object as text a person reads.
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import Clock
+from companion.i18n import N_
 from companion.keypad_table import KeypadTable
 from companion.puzzle.rules import LARGEST, SMALLEST, DiscoveryPuzzle
 from companion.puzzle.simulate import apply_event, laid, puzzle_size, replay, state
@@ -43,7 +44,8 @@ MENU = "menu"
 LIFT = "lift"  # choosing a tile to lift
 RESTART = "restart"  # confirming a restart
 
-MENU_ITEMS = ("Lift a tile", "Restart", "Next puzzle")
+#: The D menu, in English in the view; the screen says each in the players' language.
+MENU_ITEMS = (N_("Lift a tile"), N_("Restart"), N_("Next puzzle"))
 DEFAULT_N = 3
 
 
@@ -193,7 +195,7 @@ class PuzzleTable(KeypadTable):
             self._reset()
             self._act(game, event)
         else:
-            self._slip("A/B: next spot, C: rotate, #: lay, *: cancel")
+            self._slip("A/B: next spot, C: rotate, #: lay, *: back")
 
     def _menu_items(self, game: DiscoveryPuzzle) -> list[str]:
         return list(MENU_ITEMS if game.n < LARGEST else MENU_ITEMS[:2])

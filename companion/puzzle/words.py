@@ -36,7 +36,8 @@ REFUSALS = (
     N_("tile numbers have two digits at most; * clears"),
     N_("type the number on the back of a tile, then #"),
     N_("type a tile number first (D: menu)"),
-    N_("A/B: next spot, C: rotate, #: lay, *: cancel"),
+    N_("A/B: next spot, C: rotate, #: lay, *: back"),
+    N_("A/B: next spot, C: rotate, #: lay, *: cancel"),  # journals before "*: back"
     N_("no tile lies on the table to lift"),
     N_("1-{n} or A/B and #: choose, *: back"),
     N_("A/B: pick the tile, #: lift it, *: back"),

@@ -21,7 +21,9 @@ from typing import Any
 
 from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, TiltInterpreter
+from companion.i18n import _, pgettext
 from companion.inputs import RawInput
+from companion.pages import Paging
 
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
 NOMINAL = 180.0
@@ -55,10 +57,11 @@ class Calibration:
     def turned(self, glass: str, t: float) -> None:
         """A glass was turned over (its tilt switch settled) at ``t``."""
         if glass != self.glass:
-            self.message = f"turn {self.glass}, not {glass}"
+            self.message = _("turn {glass} over, not {other}").format(glass=self.glass, other=glass)
             return
         self.started = t
-        self.message = f"{glass} running: press the ring button when it is empty"
+        self.message = _("{glass} running: press the ring button when it is empty").format(
+            glass=glass)
 
     def empty(self, player: str, t: float) -> None:
         """The player pressed his ring button: the glass's upper part is empty."""
@@ -67,14 +70,16 @@ class Calibration:
             return
         owner = "red" if glass[0] == "r" else "black"
         if player != owner:
-            self.message = f"{owner}'s ring button for {glass}"
+            self.message = _("{player}'s ring button for {glass}").format(
+                player=pgettext("player", owner), glass=glass)
             return
         if self.started is None:
-            self.message = f"turn {glass} over first"
+            self.message = _("turn {glass} over first").format(glass=glass)
             return
         seconds = t - self.started
         if seconds < 10:
-            self.message = f"{seconds:.1f} s is too short for {glass}: turn it again"
+            self.message = _("{seconds} s is too short for {glass}: turn it again").format(
+                seconds=f"{seconds:.1f}", glass=glass)
             self.started = None
             return
         self.measured[glass].append(seconds)
@@ -82,6 +87,12 @@ class Calibration:
         if len(self.measured[glass]) >= self.passes:
             self.index += 1
         self.message = f"{glass}: {seconds:.1f} s"
+
+    def warning(self) -> str | None:
+        """What the screen's warning bar says now (None: every glass so far within 5 %)."""
+        from companion.tamsk.calibration_screen import calibration_warning
+
+        return calibration_warning({g: v for g, v in self.measured.items() if v}, self.glass)
 
     def periods(self) -> dict[str, float]:
         return {g: sum(v) / len(v) for g, v in self.measured.items() if v}
@@ -146,23 +157,33 @@ async def run(
     feeder: CalibrationInputs,
     clock: Clock,
     queue: asyncio.Queue[RawInput],
-    show: Callable[[Calibration, float], None],
+    show: Callable[[Calibration, float, int], None],
     wait: Callable[[asyncio.Queue[RawInput], float | None], Any],
 ) -> None:
-    """Feed inputs until every glass is measured, redrawing the screen on each change."""
+    """Feed inputs until every glass is measured, redrawing the screen on each change and
+    when the warning bar's page turns (``show`` is given the page, as the tables count it)."""
     last_shown = None
+    pages, warned = Paging(), None
     while not calibration.done:
         now = clock.now()
         wake = feeder.next_wakeup()
         timeout = 0.5 if wake is None else max(0.0, min(0.5, wake - now))
+        if warned is not None:
+            timeout = min(timeout, max(0.0, pages.next_turn(now) - now))
         raw = await wait(queue, timeout)
         if raw is not None:
             feeder.feed(raw)
         feeder.poll(clock.now())
         state = (calibration.index, calibration.pass_number, calibration.message)
-        elapsed = 0.0 if calibration.started is None else clock.now() - calibration.started
-        if state != last_shown or calibration.started is not None:
-            show(calibration, elapsed)
+        now = clock.now()
+        elapsed = 0.0 if calibration.started is None else now - calibration.started
+        warning = calibration.warning()
+        if warning != warned:  # a new warning starts from its first page
+            pages.start(now)
+            warned = warning
+        turned = pages.turned(now) and warning is not None
+        if state != last_shown or calibration.started is not None or turned:
+            show(calibration, elapsed, pages.page(now))
             last_shown = state
 
 
@@ -179,7 +200,7 @@ def main(config: Mapping[str, Any], config_path: Path, backend: str) -> int:
     device = make_device(config, backend)
     calibration = Calibration()
 
-    def show(cal: Calibration, elapsed: float) -> None:
+    def show(cal: Calibration, elapsed: float, page: int) -> None:
         if cal.glass is None:
             return
         image = calibration_screen(
@@ -189,6 +210,7 @@ def main(config: Mapping[str, Any], config_path: Path, backend: str) -> int:
             {g: v for g, v in cal.measured.items() if v},
             size=device.size,
             mode=device.mode,
+            page=page,
         )
         device.display(image)
         if backend != "pi":

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from companion.i18n import _, pgettext
 from companion.screens.digits import digits_width, draw_digits
 from companion.screens.layout import PITCH, draw_title_bar, draw_warning_bar
 from companion.screens.palette import Size, blank
@@ -91,12 +92,15 @@ def calibration_screen(
     tolerance: float = TOLERANCE,
     size: Size = (128, 64),
     mode: str = "1",
+    page: int = 0,
 ) -> Image.Image:
     """The glass being timed (``"r1"`` ... ``"b3"``), this pass (1 to ``passes``), the seconds
     since it was turned, and ``measured`` ({glass: [seconds per pass done]}).
 
     The glass in progress is filled in the table of measurements; a glass more than
-    ``tolerance`` off ``nominal`` is marked ``!`` and named in the warning bar.
+    ``tolerance`` off ``nominal`` is marked ``!`` and named in the warning bar; a warning
+    longer than the bar shows its ``page`` (counted up by :class:`companion.pages.Paging`,
+    as on the game tables).
     """
     if glass not in GLASSES:
         raise ValueError(f"glass must be one of {', '.join(GLASSES)}, got {glass!r}")
@@ -115,19 +119,21 @@ def calibration_screen(
     width, height = image.size
     tall = height >= 112
     top = draw_title_bar(
-        draw, palette, f"Calibrate {glass}", width, right=f"{pass_number}/{passes}"
+        draw, palette, _("Calibrate {glass}").format(glass=glass), width,
+        right=f"{pass_number}/{passes}"
     )
     digit_height = 24 if tall else 18
     seconds = f"{min(elapsed, 999.9):.1f}"
     right = draw_digits(draw, 2, top, seconds, digit_height, palette.foreground)
-    owner = glass_owner(glass).upper()
+    owner = pgettext("player", glass_owner(glass)).upper()
     if tall:
         draw_text(draw, right + 3, top + digit_height - 7, "s", palette.foreground)
-        hint, hint_x, hint_top = [f"{owner} ring when empty"], 2, top + digit_height + 4
+        hint = [_("{owner} ring when empty").format(owner=owner)]
+        hint_x, hint_top = 2, top + digit_height + 4
         table_top = hint_top + PITCH + 3
     else:
         # No room for the unit beside the hint on 128 columns; the title says what is timed.
-        hint = [f"{owner} ring", "when empty"]
+        hint = [_("{owner} ring").format(owner=owner), _("when empty")]
         hint_x, hint_top = 2 + digits_width("888.8", digit_height) + 11, top + 1
         table_top = top + digit_height + 3
     for i, line in enumerate(hint):
@@ -159,5 +165,5 @@ def calibration_screen(
             draw_text(draw, x + 16, y, value, value_ink)
     warning = calibration_warning(measured, glass, nominal=nominal, tolerance=tolerance)
     if warning:
-        draw_warning_bar(draw, palette, warning, width, height)
+        draw_warning_bar(draw, palette, warning, width, height, page=page)
     return image

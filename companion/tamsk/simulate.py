@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from companion.remark import english, english_in
 from companion.scenario import MalformedInput, NumberedEvent, event_times, timed_events
 from companion.tamsk.board import CAPACITY, COLUMNS, SPACES, coordinates
 from companion.tamsk.challenge import outcome as challenge_outcome
@@ -104,13 +105,6 @@ def _clock(seconds: float) -> str:
     return f"{minutes}:{rest // 10:02d}.{rest % 10}"
 
 
-def _english(message: str) -> str:
-    return message
-
-
-def _english_in(context: str, message: str) -> str:
-    return message
-
 
 def _codes(pgettext: Callable[[str, str], str]) -> dict[tuple[str, str], str]:
     """The result's codes as words (in English the codes themselves, as they always read)."""
@@ -134,8 +128,8 @@ def _codes(pgettext: Callable[[str, str], str]) -> dict[tuple[str, str], str]:
 
 def summary(
     result: dict[str, Any],
-    _: Callable[[str], str] = _english,
-    pgettext: Callable[[str, str], str] = _english_in,
+    _: Callable[[str], str] = english,
+    pgettext: Callable[[str, str], str] = english_in,
 ) -> str:
     """A person's view of the state: board, rings, sand, timer, penalties and violations.
 

@@ -802,7 +802,8 @@ class Table:
         state["entry"] = self.entry
         state["paused"] = self.paused
         if self.held is not None:  # the glasses as at the cut, and the question
-            ask = f"ran {self.entry} s? #" if self.entry else "power cut: # = sand ok"
+            ask = (_("ran {seconds} s? #").format(seconds=self.entry) if self.entry
+                   else _("power cut: # = sand ok"))
             state["warning"] = self.error or ask
             state["held"] = True
         try:

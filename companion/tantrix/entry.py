@@ -211,7 +211,7 @@ class KeypadEntry:
             self._reset()
             self._note = _(say.PLACED).format(tile=placement.tile, cell=self._names().name(q, r))
             return self._screen(action=placement.as_event())
-        return self._error("A/B: next spot, C: rotate, #: place, *: cancel")
+        return self._error(say.PLACE_KEYS)  # the footer's words: "#:lay", "*" back
 
     def _open_menu(self) -> Screen:
         self._back = self._mode

@@ -53,6 +53,7 @@ RAINBOW_PROMPT = N_("tile no.? {typed}_  D: menu")
 TURN_OVER_PROMPT = N_("next tile no.? {typed}_ #")
 SOLO_TITLES = {"solitaire": N_("Solitaire"), "rainbow": N_("Rainbow"), "gobble": N_("Gobble")}
 SOLVED = N_("SOLVED")
+SOLO_PROGRESS = N_("{placed} placed, bag {bag}")
 SOLITAIRE_LINE = N_("red {kind} {best}/{tiles}, {short} off")
 RAINBOW_LINE = N_("{placed}/{size} laid, {colour}")
 GOBBLE_LINE = N_("gobbles {gobbles}, discard {pile}")

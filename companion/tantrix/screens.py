@@ -638,6 +638,12 @@ def _draw_table(
     stage = entry.get("stage")
     if stage == "starter" and not view.get("over"):
         title, turn = _(say.START_TITLE), None
+    # A long title (Czech "na tahu červená") keeps its words: the bag count moves to a line of
+    # its own on a tall panel, and to its bare number in the bar of a short one.
+    crowded = len(title) + 1 + len(right) > columns(width - 4) and not view.get("over")
+    bag_row = 1 if crowded and tall else 0
+    if crowded:
+        right = "" if tall else str(view.get("bag", 0))
     y = draw_title_bar(
         draw,
         palette,
@@ -656,10 +662,14 @@ def _draw_table(
     bottom_y = height - LINE_HEIGHT
     hand_row = 1 if hands and not view.get("over") else 0
     if tall:
-        text_top = bottom_y - PITCH * (1 + score_rows + hand_row) - 2
+        text_top = bottom_y - PITCH * (1 + bag_row + score_rows + hand_row) - 2
         _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
         draw.line((0, text_top - 1, width - 1, text_top - 1), fill=palette.dim)
         y = text_top + 1
+    if bag_row:
+        draw_text(draw, 1, y, clip(_("bag {n}").format(n=view.get("bag", 0)), room),
+                  palette.foreground)
+        y += PITCH
     forced_ink = palette.warning if view.get("forced") and tall else palette.foreground
     fills = view.get("must_fill") or []
     if fills and not view.get("over"):
@@ -719,7 +729,7 @@ def _draw_solo(
         title = f"{title} {view['puzzle']}"
     right = (
         f"{view.get('placed', 0)}/{view.get('size')}" if view.get("size")
-        else f"bag {view.get('bag', 0)}"
+        else _("bag {n}").format(n=view.get("bag", 0))
     )
     race = bool(view.get("race"))
     if race:  # the real-time clock of the race

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.remark import english, english_in
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tantrix import solo
 from companion.tantrix.cellnames import CellNames
@@ -355,18 +356,10 @@ def _numbers(names: CellNames, columns: set[int], lo_x: int) -> str:
     return "".join(chars)
 
 
-def _english(message: str) -> str:
-    return message
-
-
-def _english_in(context: str, message: str) -> str:
-    return message
-
-
 def summary(
     result: dict[str, Any],
-    _: Callable[[str], str] = _english,
-    pgettext: Callable[[str, str], str] = _english_in,
+    _: Callable[[str], str] = english,
+    pgettext: Callable[[str, str], str] = english_in,
 ) -> str:
     """The output object as text a person reads: state, scores, map, tiles, violations.
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.remark import english
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tantrix.events import integer, parse_placement
 from companion.tantrix.game import IllegalPlacement, Placement
@@ -604,11 +605,7 @@ def simulate(mode: str, header: Mapping[str, Any], events: list[NumberedEvent]) 
     return replay(mode, header, events)[1]
 
 
-def _english(message: str) -> str:
-    return message
-
-
-def summary(result: Mapping[str, Any], _: Callable[[str], str] = _english) -> str:
+def summary(result: Mapping[str, Any], _: Callable[[str], str] = english) -> str:
     """A solo mode's output as text a person reads (in English unless the shell gives its
     gettext ``_``: the rules never import gettext)."""
     mode = result["mode"]

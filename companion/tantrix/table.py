@@ -529,7 +529,8 @@ def solo_lines(state: Mapping[str, Any]) -> list[str]:
     else:
         pile = " ".join(map(str, state["discard"][-3:])) or "-"
         first = _(say.GOBBLE_LINE).format(gobbles=state["gobbles"], pile=pile)
-    second = _(say.SOLVED) if state["solved"] else f"{state['placed']} placed, bag {state['bag']}"
+    second = (_(say.SOLVED) if state["solved"]
+              else _(say.SOLO_PROGRESS).format(placed=state["placed"], bag=state["bag"]))
     return [first, second]
 
 

@@ -8,6 +8,8 @@ kept.
 
 from __future__ import annotations
 
+import re
+
 from companion.i18n import N_, _, match_template
 from companion.tantrix.cellnames import CellNames
 
@@ -42,7 +44,8 @@ REFUSALS = (
     N_("tile {tile} fits nowhere now"),
     N_("tile {tile} fits nowhere now; only forced spaces are open now"),
     N_("type a tile number first (D: menu)"),
-    N_("A/B: next spot, C: rotate, #: place, *: cancel"),
+    N_("A/B: next spot, C: rotate, #: lay, *: back"),
+    N_("A/B: next spot, C: rotate, #: place, *: cancel"),  # journals before "#: lay"
     N_("1-4 or A/B and #: choose, *: back"),
     N_("nothing to undo"),
     N_("#: undo, *: keep it"),
@@ -71,6 +74,16 @@ REFUSALS = (
 )
 
 
+#: One forced space a player could fill, as the rules list them in ``{fills}``.
+FILL = N_("tile {tile} on {cell}")
+_FILL = re.compile(r"tile (\d+) on (\(-?\d+, -?\d+\)|[a-z]+-?\d+)")
+
+
+def _fills_in_words(fills: str) -> str:
+    """``tile 33 on (1, 2), tile 40 on (0, 3)`` in the players' language, cells kept."""
+    return _FILL.sub(lambda m: _(FILL).format(tile=m[1], cell=m[2]), fills)
+
+
 def refusal_in_words(detail: str, names: CellNames | None = None) -> str:
     """A refused placement's English ``detail`` in the players' language (as it was if
     unknown); with ``names`` (a map's :class:`~companion.tantrix.cellnames.CellNames`) its
@@ -86,6 +99,8 @@ def refusal_in_words(detail: str, names: CellNames | None = None) -> str:
         for key in ("cell", "space", "fills"):  # "fills" lists "tile 3 on (1, 0), ..."
             if key in values:
                 values[key] = names.in_text(values[key])
+    if "fills" in values:
+        values["fills"] = _fills_in_words(values["fills"])
     return _(template).format(**values)
 
 

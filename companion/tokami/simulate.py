@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.remark import english, english_in
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game, IllegalTurn
@@ -82,18 +83,11 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
     return ledger.finish(result)
 
 
-def _english(message: str) -> str:
-    return message
-
-
-def _english_in(context: str, message: str) -> str:
-    return message
-
 
 def summary(
     result: Mapping[str, Any],
-    _: Callable[[str], str] = _english,
-    pgettext: Callable[[str, str], str] = _english_in,
+    _: Callable[[str], str] = english,
+    pgettext: Callable[[str, str], str] = english_in,
 ) -> str:
     """The result in a few lines a player can read (what ``companion simulate`` prints).
 
@@ -131,6 +125,6 @@ def summary(
     return "\n".join(lines)
 
 
-def _blocks(counts: Mapping[str, int], _: Callable[[str], str] = _english) -> str:
+def _blocks(counts: Mapping[str, int], _: Callable[[str], str] = english) -> str:
     shown = [f"{n} {_(c)}" for c, n in counts.items() if n]
     return ", ".join(shown) if shown else _("none")

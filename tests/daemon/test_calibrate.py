@@ -110,3 +110,64 @@ def test_new_game_writes_a_journal_header_with_the_calibration(tmp_path: Path) -
     header = json.loads(path.read_text().splitlines()[0])
     assert header["game"] == "tamsk" and header["level"] == 2 and header["table"] == 4
     assert header["periods"]["b2"] == 150.0 and header["names"] == {"red": "Zoë", "black": "Jiří"}
+
+
+def test_a_warning_longer_than_the_bar_turns_its_pages_like_the_tables() -> None:
+    """r1 ran 160 s (-11.1 %): its warning takes two lines of the bar, and the calibration
+    screen shows them in turn on the page clock every table uses."""
+    import asyncio
+
+    from companion.clock import FakeClock
+    from companion.pages import PAGE_S
+    from companion.tamsk.calibrate import run
+    from companion.tamsk.calibration_screen import calibration_screen
+
+    clock = FakeClock()
+    cal = Calibration()
+    measure(cal, "r1", 0.0, 160.0)
+    measure(cal, "r1", 200.0, 160.0)
+    assert cal.glass == "r2" and cal.warning() == "r1 -11.1% (160.0 s)"
+    shown: list[tuple[float, int]] = []
+    t0 = clock.now()
+
+    def show(c: Calibration, elapsed: float, page: int) -> None:
+        shown.append((clock.now(), page))
+        if clock.now() - t0 > 2.5 * PAGE_S:
+            c.index = len(c.measured)  # every glass done: the run ends
+
+    async def wait(queue: asyncio.Queue[RawInput], timeout: float | None) -> None:
+        clock.advance(0.5 if timeout is None else max(timeout, 0.01))
+
+    asyncio.run(run(cal, CalibrationInputs(cal, defaults()), clock, asyncio.Queue(), show, wait))
+    pages = [page for _, page in shown]
+    assert pages[0] == 0 and 1 in pages and 2 in pages
+    assert pages == sorted(pages)
+    first, second = (calibration_screen("r2", 1, 0.0, {"r1": [160.0, 160.0]}, page=p)
+                     for p in (0, 1))
+    assert first.tobytes() != second.tobytes()
+
+
+def test_the_calibration_speaks_the_players_language() -> None:
+    """The title, the hint and the line under the terminal screen in French or Czech."""
+    from companion import i18n
+    from companion.screens import text as screen_text
+    from companion.tamsk.calibration_screen import calibration_screen
+
+    said: dict[str, list[str]] = {}
+    printable = screen_text.printable
+    for lang in ("fr", "cs"):
+        lines: list[str] = []
+        screen_text.printable = lambda text, lines=lines: (lines.append(text), printable(text))[1]
+        i18n.use(lang)
+        try:
+            cal = Calibration()
+            cal.turned("r2", 0.0)
+            cal.empty("red", 1.0)
+            calibration_screen("r1", 1, 7.0, {})
+            said[lang] = [cal.message, *lines]
+        finally:
+            i18n.reset()
+            screen_text.printable = printable
+    assert said["fr"][0] == "retournez d'abord r1" and "Étalonner r1" in said["fr"]
+    assert said["cs"][0] == "nejdřív otočte r1" and "Kalibrace r1" in said["cs"]
+    assert "po vysypání" in said["cs"] and "une fois vide" in said["fr"]

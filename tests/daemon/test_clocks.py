@@ -203,3 +203,36 @@ def test_a_game_with_no_sand_running_is_not_held(tmp_path: Path) -> None:
     table = restart(rig, 60.0, FOUR_HOURS, never_trusted)
     assert table.held is None
     assert notes(table.journal_path)[-1].startswith("resumed; nothing was running")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", ["fr", "cs"])
+def test_the_power_cut_question_is_asked_in_the_players_language(
+    tmp_path: Path, lang: str
+) -> None:
+    from companion import i18n
+
+    rig = played_rig(tmp_path)
+    rig.run(until=10.0)
+    table = restart(rig, 60.0, FOUR_HOURS, never_trusted)
+    i18n.use(lang)
+    try:
+        asked = str(table.view()["warning"])
+        for key in "60":
+            table.feed(RawInput("key", key, True, rig.clock.now()))
+        typed = str(table.view()["warning"])
+    finally:
+        i18n.reset()
+    assert asked == i18n_in(lang, "power cut: # = sand ok") and "power cut" not in asked
+    assert typed == i18n_in(lang, "ran {seconds} s? #").format(seconds="60")
+    assert "ran" not in typed.split()
+
+
+def i18n_in(lang: str, msgid: str) -> str:
+    """``msgid`` as the ``lang`` catalog says it."""
+    from companion import i18n
+
+    i18n.use(lang)
+    try:
+        return i18n._(msgid)
+    finally:
+        i18n.reset()

@@ -250,10 +250,11 @@ def refused_view() -> dict[str, Any]:
 
 def _language_cases() -> dict[str, Callable[[], Image.Image]]:
     """The main Tamsk, Tokami and Tantrix screens in French and Czech (English: the cases above)."""
+    from companion.puzzle.screens import puzzle_screen
     from companion.tamsk.screens import screen
     from companion.tantrix.screens import tantrix_screen
     from companion.tokami.screens import tokami_screen
-    from tests.tables.screen_views import tantrix_view, tokami_view
+    from tests.tables.screen_views import puzzle_view, tantrix_view, tokami_view
 
     main: dict[str, Callable[[], Image.Image]] = {
         "table_midgame": lambda: table_screen(midgame_view(), **OLED),
@@ -273,6 +274,13 @@ def _language_cases() -> dict[str, Callable[[], Image.Image]]:
         "tantrix_menu": lambda: tantrix_screen(tantrix_view("menu"), **OLED),
         "tantrix_refused": lambda: tantrix_screen(tantrix_view("refused"), **OLED),
         "tantrix_colour_place": lambda: tantrix_screen(tantrix_view("place"), **COLOUR),
+        "tantrix_colour_midgame": lambda: tantrix_screen(tantrix_view("midgame"), **COLOUR),
+        "puzzle_progress": lambda: puzzle_screen(puzzle_view("progress"), **OLED),
+        "puzzle_place": lambda: puzzle_screen(puzzle_view("place"), **OLED),
+        "puzzle_menu": lambda: puzzle_screen(puzzle_view("menu"), **OLED),
+        "puzzle_lift": lambda: puzzle_screen(puzzle_view("lift"), **OLED),
+        "puzzle_solved": lambda: puzzle_screen(puzzle_view("solved"), **OLED),
+        "puzzle_colour_place": lambda: puzzle_screen(puzzle_view("place"), **COLOUR),
     }
     return {f"{lang}_{name}": _in(lang, draw) for lang in ("fr", "cs")
             for name, draw in main.items()}

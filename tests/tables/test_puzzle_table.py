@@ -118,7 +118,7 @@ def test_star_cancels_a_placement_and_nothing_is_journaled(tmp_path: Path) -> No
         ("#", "type the number on the back of a tile, then #"),
         ("A", "type a tile number first (D: menu)"),
         ("123", "tile numbers have two digits at most; * clears"),
-        ("1#5", "A/B: next spot, C: rotate, #: lay, *: cancel"),
+        ("1#5", "A/B: next spot, C: rotate, #: lay, *: back"),
         ("D1", "no tile lies on the table to lift"),
         ("D9", "1-3 or A/B and #: choose, *: back"),
     ],

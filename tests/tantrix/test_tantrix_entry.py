@@ -223,3 +223,23 @@ def test_the_journal_of_a_keypad_game_replays_to_the_same_state() -> None:
     assert out["violations"] == []
     live = state(game)
     assert {k: out[k] for k in live} == live
+
+
+def test_the_place_slip_names_the_hash_key_as_the_footer_does() -> None:
+    """One word for one key: the place-mode footer says ``#:lay`` and ``*`` goes back (the key
+    map's word), so the slip for a wrong key says the same, and French/Czech say it too."""
+    from companion import i18n
+    from companion.tantrix import messages
+    from companion.tantrix.words import refusal_in_words
+
+    screen = type_keys(KeypadEntry(Game()), "5#0")[-1]
+    assert screen.beep and screen.error == messages.PLACE_KEYS
+    assert "#: lay" in screen.error and "*: back" in screen.error and "place" not in screen.error
+    for lang in ("fr", "cs"):
+        i18n.use(lang)
+        try:
+            said = refusal_in_words(screen.error)
+            footer_word = i18n._("A/B:spot C:rot. #:lay").split("#:")[1]
+        finally:
+            i18n.reset()
+        assert said != screen.error and footer_word.rstrip("~") in said
