@@ -101,8 +101,9 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def say(text: str) -> str:
     """``text`` in the players' language when it is a :class:`~companion.remark.Remark` (its
     values said too), else as it is: what a replay shows of the rules' remarks. In English it
-    is the remark exactly as the notation file writes it."""
-    if not isinstance(text, Remark) or language() == "en":
+    is the remark as the notation file writes it, but for what a remark's own words say
+    differently for a reader (a Tantrix cell named as the map names it, not ``(1, 0)``)."""
+    if not isinstance(text, Remark) or (language() == "en" and not text.in_english):
         return str(text)
     if text.words is not None:
         return text.words(str(text))

@@ -30,6 +30,10 @@ class Remark(str):
     values: dict[str, str]
     context: str | None
     words: Callable[[str], str] | None
+    #: Whether a reader is shown something else even in English (a :meth:`via` remark made
+    #: with ``english=True``, or one holding such a value): a Tantrix cell is ``(1, 0)`` in
+    #: the notation but ``c4`` on a replay's page, as the board's letters and numbers name it.
+    in_english: bool
 
     def __new__(cls, msgid: str, /, *, context: str | None = None, **values: Any) -> Remark:
         text = msgid.format(**values) if values else msgid
@@ -38,14 +42,18 @@ class Remark(str):
         self.values = {k: v if isinstance(v, str) else str(v) for k, v in values.items()}
         self.context = context
         self.words = None
+        self.in_english = any(isinstance(v, Remark) and v.in_english
+                              for v in self.values.values())
         return self
 
     @classmethod
-    def via(cls, translate: Callable[[str], str], text: str) -> Remark:
+    def via(cls, translate: Callable[[str], str], text: str, *, english: bool = False) -> Remark:
         """``text`` as it is in English, said in another language by ``translate`` (a game's
-        ``refusal_in_words``, which knows the English templates of its rules' details)."""
+        ``refusal_in_words``, which knows the English templates of its rules' details); with
+        ``english``, said by ``translate`` to an English reader too (``(1, 0)`` -> ``c4``)."""
         self = cls(text.replace("{", "{{").replace("}", "}}"))
         self.words = translate
+        self.in_english = english
         return self
 
 

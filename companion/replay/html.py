@@ -3,9 +3,16 @@
 The page holds everything inline: the board as SVG (drawn by the same shapes as the PNGs),
 every distinct piece of a frame (a space, a glass, a panel line) once as an SVG fragment and each
 frame as the list of its pieces in a JSON block, the move list, the chart, the
-CSS and a small script (slider, play/pause, click a move to jump, arrow keys, ``#frame=N`` in
-the address). Its Content-Security-Policy forbids every fetch (``default-src 'none'``), so the
+CSS and a small script (slider, play/pause, click a move to jump, arrow keys, and the position
+in the address). Its Content-Security-Policy forbids every fetch (``default-src 'none'``), so the
 page cannot reach the network even by mistake, and it has no external link, image or font.
+
+The address names the position shown by its move number, as the move list, the headings and
+``companion replay --at N`` do: ``#move=12`` is the position right after move 12 (``#move=0``
+the start), and the page keeps its address in step as the reader moves through the game, so
+what he copies is a link to what he sees. A frame that is not a move (a refused input, a
+timer's event between two moves) has no move number of its own and is ``#frame=N``, counted
+from 0 over every frame; old links of that form keep working.
 """
 
 from __future__ import annotations
@@ -36,7 +43,8 @@ main{display:flex;gap:16px;padding:10px 16px;align-items:flex-start;flex-wrap:wr
 #board{border:1px solid #c8c4ba;background:#f7f4ec}
 #controls{display:flex;gap:6px;align-items:center;margin:8px 0;flex-wrap:wrap}
 #controls button{min-width:36px}#slider{flex:1;min-width:160px}
-#where{font-family:monospace;min-width:12em}
+#where{font-family:monospace;min-width:12em;color:inherit;text-decoration:none}
+#moves .n a{color:inherit;text-decoration:none}
 #marks{min-height:2.8em;font-size:13px;color:#333;margin:0 0 8px}
 #marks .refused{color:#a01e1e}
 aside{flex:1 1 260px;max-height:90vh;overflow:auto;border:1px solid #c8c4ba;background:#fff}
@@ -63,6 +71,16 @@ SCRIPT = """
   var chartSvg = document.getElementById('chart');
   var cursor = document.getElementById('cursor');
   var cur = -1, timer = null;
+  function link(i) {  // the address of frame i: #move=N for a move's position, else #frame=i
+    var f = F[i];
+    return f.move !== null ? 'move=' + f.move : 'frame=' + i;
+  }
+  function fromAddress() {  // the frame the address names (#move=N, or an old #frame=N)
+    var m = /(?:^#|&)move=(\\d+)/.exec(location.hash);
+    if (m) return D.moves[Math.min(+m[1], D.moves.length - 1)];
+    m = /(?:^#|&)frame=(\\d+)/.exec(location.hash);
+    return m ? +m[1] : 0;
+  }
   function cursorAt(t) {
     if (!chartSvg || !cursor) return;
     var x0 = +chartSvg.dataset.x0, x1 = +chartSvg.dataset.x1, t1 = +chartSvg.dataset.t1;
@@ -82,6 +100,10 @@ SCRIPT = """
       items[i].scrollIntoView({block: 'nearest'});
     }
     where.textContent = f.where + '  ' + f.clock;
+    where.setAttribute('href', '#' + link(i));
+    if (location.hash !== '#' + link(i)) {
+      try { history.replaceState(null, '', '#' + link(i)); } catch (e) { /* no history */ }
+    }
     marks.textContent = '';
     f.marks.forEach(function (m, k) {
       var d = document.createElement('div');
@@ -135,8 +157,8 @@ SCRIPT = """
     else return;
     if (e.target === slider) e.preventDefault();
   });
-  var m = /frame=(\\d+)/.exec(location.hash);
-  show(m ? +m[1] : 0);
+  window.addEventListener('hashchange', function () { stop(); show(fromAddress()); });
+  show(fromAddress());
 })();
 """
 
@@ -174,6 +196,11 @@ def _frames_json(data: dict[str, object]) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
+def _move_link(number: int) -> str:
+    """A move's number in the move list, a link to the position after it (``#move=N``)."""
+    return f'<a href="#move={number}">{number}.</a>'
+
+
 def page(replay: Replay) -> str:
     """The whole HTML document of a game (a pure function: a replay in, text out)."""
     #: the page's visible words, escaped once
@@ -202,9 +229,12 @@ def page(replay: Replay) -> str:
     frames = [
         {"t": round(x, 3), "clock": clock(f.t), "where": where(f, replay.moves),
          "label": f.label, "marks": [say_remark(m) for m in f.marks],
+         "move": f.number if f.move or f.index == 0 else None,
          "refused": [k for k, m in enumerate(f.marks) if m.startswith("refused")], "svg": d}
         for f, d, x in zip(replay.frames, dyns, at, strict=True)
     ]
+    #: the frame of the position after each move (0: the start), as ``--at`` finds it
+    moves = [replay.frame_after_move(n).index for n in range(replay.moves + 1)]
     items = []
     for f in replay.frames:
         cls = []
@@ -214,7 +244,7 @@ def page(replay: Replay) -> str:
             cls.append("auto")
         if f.index and not f.move:
             cls.append("aside")  # not a move: under the move before it, without a number
-        number = f"{f.number}." if f.move else ""
+        number = _move_link(f.number) if f.move else ""
         attr = f' class="{" ".join(cls)}"' if cls else ""
         said = " / ".join(say_remark(m) for m in f.marks)
         items.append(
@@ -272,12 +302,12 @@ def page(replay: Replay) -> str:
         f'<input type="range" id="slider" min="0" max="{len(frames) - 1}" value="0" '
         f'aria-label="{say["move"]}">'
         f'<select id="speed" aria-label="{say["speed"]}">{speeds}</select>'
-        '<span id="where"></span></div>'
+        '<a id="where" href="#move=0"></a></div>'
         '<div id="marks"></div>'
         f"{game.chart(replay)}"
         "</section>\n"
         f'<aside><ol id="moves">{"".join(items)}</ol></aside></main>\n'
         f'<script type="application/json" id="frames">'
-        f'{_frames_json({"parts": parts, "frames": frames})}</script>\n'
+        f'{_frames_json({"parts": parts, "frames": frames, "moves": moves})}</script>\n'
         f"<script>{SCRIPT}</script>\n</body></html>\n"
     )

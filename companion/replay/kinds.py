@@ -36,8 +36,9 @@ class ReplayGame(Protocol):
         """Who played, for headings and pictures (``Ada (red) v Ben (black)``)."""
         ...
 
-    def text_lines(self, state: Mapping[str, Any]) -> list[str]:
-        """One frame's state as lines of text for a terminal (the board, clocks, scores)."""
+    def text_lines(self, replay: Replay, state: Mapping[str, Any]) -> list[str]:
+        """One frame's state of ``replay`` as lines of text for a terminal (the board, clocks,
+        scores), named as the game's pictures name things (a Tantrix replay's cells)."""
         ...
 
     def picture(self, replay: Replay, frame: Frame) -> Image.Image:

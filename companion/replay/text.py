@@ -51,7 +51,7 @@ def frame_text(replay: Replay, frame: Frame) -> str:
     out = [heading(replay, frame)]
     out += [f"  * {say(m)}" for m in frame.marks]
     out.append("")
-    return "\n".join(out + of(replay.game).text_lines(frame.state))
+    return "\n".join(out + of(replay.game).text_lines(replay, frame.state))
 
 
 def move_list(replay: Replay) -> str:

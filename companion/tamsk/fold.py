@@ -25,7 +25,7 @@ from companion.tamsk.game import Game, Rules
 from companion.tamsk.notation import group, line_kind
 from companion.tamsk.notation import text as line_text
 from companion.tamsk.simulate import rules_from_header
-from companion.tamsk.words import reason_in_words, refusal_in_words
+from companion.tamsk.words import reason_in_words, refusal_in_words, rule_in_words
 
 #: Header fields the Tamsk rules read.
 RULE_FIELDS = ("game", "level", "ruleset", "start", "periods")
@@ -149,7 +149,8 @@ class _Seen:
         for v in game.violations[self.violations :]:
             out.append((f"refused {v.kind}",
                         Remark(N_("refused: {detail} ({kind})"),
-                               detail=Remark.via(refusal_in_words, v.detail), kind=v.kind)))
+                               detail=Remark.via(refusal_in_words, v.detail),
+                               kind=Remark.via(rule_in_words, v.kind))))
         if game.over and not self.over and game.outcome is not None:
             o = game.outcome
             if o.winner == "tie":

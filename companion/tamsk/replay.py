@@ -25,6 +25,7 @@ from companion.tamsk.words import (
     penalty_in_words,
     reason_in_words,
     refusal_in_words,
+    rule_in_words,
 )
 
 __all__ = ["axis", "chart", "dynamics", "fold", "picture", "size", "static", "svg",
@@ -39,7 +40,7 @@ def title(replay: Replay) -> str:
     return names_title(replay.header)
 
 
-def text_lines(state: Mapping[str, Any]) -> list[str]:
+def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:
     """A frame's state for a terminal: the board, the rings, the glasses, the timer, the
     penalties and refusals."""
     out = [board_text(state), "  " + _("n/c: n rings of c on a space, r1:n/c a glass on it, "
@@ -85,7 +86,8 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
     vio = state["violations"]
     out.append(_("Refused inputs: {n}").format(n=len(vio)))
     out += recent(vio, lambda v: f"  {clock(v['t'])} {colour_word(str(v['player']))}: "
-                                 f"{refusal_in_words(str(v['detail']))} ({v['kind']})")
+                                 f"{refusal_in_words(str(v['detail']))} "
+                                 f"({rule_in_words(str(v['kind']))})")
     return out
 
 

@@ -153,3 +153,21 @@ def refusal_in_words(detail: str) -> str:
             values[key] = colour_word(values[key])
     values = {k: v.replace(" or ", " " + _("or") + " ") for k, v in values.items()}
     return _(template).format(**values)
+
+
+#: The rules' codes for why an input was refused (``Violation.kind``), as the journal and the
+#: notation keep them; :func:`rule_in_words` says them in the players' language.
+RULES = {code: code for code in (
+    N_("already-lifted"), N_("correction"), N_("dead-glass"), N_("first-three-moves"),
+    N_("full-space"), N_("game-over"), N_("must-move"), N_("no-move"), N_("no-moves"),
+    N_("no-rings-left"), N_("no-timer"), N_("not-adjacent"), N_("not-arbiter"),
+    N_("not-lifted"), N_("occupied"), N_("out-of-turn"), N_("own-turn"),
+    N_("ring-already-dropped"), N_("ring-claimed"), N_("ring-window-closed"),
+    N_("second-ring-early"), N_("second-ring-used"), N_("space-full"), N_("two-glasses"),
+    N_("which-space"), N_("wrong-space"),
+)}
+
+
+def rule_in_words(code: str) -> str:
+    """A refusal's rule code (``out-of-turn``) in the players' language (as it is if unknown)."""
+    return _(RULES[code]) if code in RULES else code

@@ -28,13 +28,14 @@ from companion.replay.model import (
 from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tantrix import solo
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.corrections import Ledger
 from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
 from companion.tantrix.notation import group, line_kind
 from companion.tantrix.notation import text as line_text
 from companion.tantrix.simulate import make_game, mode_of, play_event, state, who
-from companion.tantrix.words import refusal_in_words
+from companion.tantrix.words import refusal_in_words, rule_in_words
 
 RULE_FIELDS = ("game", "players", "hands", "mode", "target", "puzzle")
 
@@ -111,11 +112,42 @@ def _mode_word(mode: str) -> str:
     return word.lower() if word != mode.capitalize() else mode
 
 
-def _refused(violation: Mapping[str, Any]) -> Remark:
-    """``refused: <the rules' detail> (<rule>)``, the detail said by the game's words."""
+class _GameNames:
+    """The cells' names of a whole game, for its remarks: the replay's picture draws the
+    cells of the whole game on one board that does not move from frame to frame, with the row
+    letters and column numbers of :class:`~companion.tantrix.cellnames.CellNames` of those
+    cells (:mod:`companion.tantrix.picture`), so a remark names a cell as every frame's board
+    does. The naming is known once the fold has seen every cell; a remark made before says its
+    cells through this object, which the fold completes at the end (:meth:`know`). The
+    remarks stay English with exact coordinates (``fills the forced space (1, 0)``) for the
+    notation file; only what a reader is shown names the cells.
+    """
+
+    def __init__(self) -> None:
+        self.names = CellNames()
+
+    def know(self, cells: set[tuple[int, int]]) -> None:
+        self.names = CellNames.of(cells)
+
+    def cell(self, english: str) -> str:
+        """``(1, 0)`` -> ``c4``."""
+        return self.names.in_text(english)
+
+    def refusal(self, english: str) -> str:
+        """A refusal's detail in the players' language, its cells named."""
+        return refusal_in_words(english, self.names)
+
+    def at(self, q: int, r: int) -> Remark:
+        """Cell ``(q, r)`` as a remark's value: ``(q, r)`` in English, its name when shown."""
+        return Remark.via(self.cell, f"({q}, {r})", english=True)
+
+
+def _refused(violation: Mapping[str, Any], naming: _GameNames) -> Remark:
+    """``refused: <the rules' detail> (<rule>)``, the detail and the rule said by the game's
+    words (the rule's code stays English in the notation)."""
     return Remark(N_("refused: {detail} ({kind})"),
-                  detail=Remark.via(refusal_in_words, str(violation["detail"])),
-                  kind=violation["kind"])
+                  detail=Remark.via(naming.refusal, str(violation["detail"]), english=True),
+                  kind=Remark.via(rule_in_words, str(violation["kind"])))
 
 
 def _cells(state: dict[str, Any]) -> set[tuple[int, int]]:
@@ -141,6 +173,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                     (Remark(N_("{player} to play"), player=Remark(players[0])),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
+    naming = _GameNames()
     t = 0.0
     for k, record in enumerate(records):
         game = table.game
@@ -162,13 +195,13 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             if cell_filled is not None:
                 filled = cell_filled
                 if fills:
-                    marks.append(Remark(N_("fills the forced space ({q}, {r})"),
-                                        q=cell_filled[0], r=cell_filled[1]))
+                    marks.append(Remark(N_("fills the forced space {cell}"),
+                                        cell=naming.at(*cell_filled)))
             if undone is not None and len(table.violations) == refused_before:
-                marks.append(Remark(N_("takes back tile {tile} from ({q}, {r})"),
-                                    tile=undone.tile, q=undone.q, r=undone.r))
+                marks.append(Remark(N_("takes back tile {tile} from {cell}"),
+                                    tile=undone.tile, cell=naming.at(undone.q, undone.r)))
         for v in table.violations[refused_before:]:
-            marks.append(_refused(v))
+            marks.append(_refused(v, naming))
         now = table.state()
         forced = len(now["forced"])
         if forced != forced_before:
@@ -202,6 +235,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         )
         lines.append(Line(text, "; ".join(marks), move=filled is not None))  # a tile laid
         cells |= _cells(now)
+    naming.know(cells)
     return Replay(
         "tantrix",
         header,
@@ -267,6 +301,7 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
                     (Remark(N_("Tantrix {mode}"), mode=Remark.via(_mode_word, mode)),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
+    naming = _GameNames()
     for k, record in enumerate(records):
         refused_before = len(table.violations)
         marks: list[str] = []
@@ -281,7 +316,7 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         #: a move: a tile laid, or in a Gobble race (whose scorer sees no tiles) a gobble filled
         moved = filled is not None or (gobbled and len(table.violations) == refused_before)
         for v in table.violations[refused_before:]:
-            marks.append(_refused(v))
+            marks.append(_refused(v, naming))
         now = table.state()
         if now.get("solved") and not any("SOLVED" in m for f in frames for m in f.marks):
             marks.append(Remark(N_("SOLVED")))
@@ -294,6 +329,7 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         lines.append(Line(line_text(group_objs, record.kind, exact=True), "; ".join(marks),
                           move=moved))
         cells |= _cells(now)
+    naming.know(cells)
     return Replay(
         "tantrix",
         header,

@@ -8,6 +8,17 @@ neighbouring cell across the side between them (radius 1.5 s); one joining adjac
 arc around their shared corner (radius s/2). Forced spaces are shaded red with ``!``, cells
 controlled by restriction 3 grey with ``x``; a thin white line runs along each player's best
 chain (his longest line, or his loop when it scores more).
+
+The board is lettered and numbered as the table's screen letters its map
+(:func:`companion.tantrix.screens.board_frame`: rows ``a``, ``b``... down the left edge, columns
+``1``, ``2``... along the top, crowded ones skipped), and the replay's remarks name cells by it
+(``fills the forced space c4``), never by axial coordinates. The naming is
+:class:`~companion.tantrix.cellnames.CellNames` of the *whole game's* cells, the same on every
+frame, and not the naming the table's screen had at that move (which follows the layout as it
+grows, so a tile laid above the top row renames every row): a replay draws the whole game on
+one board that does not move from frame to frame, and a reader stepping through it must find
+``c4`` on the board in front of him at every frame, with letters that do not jump. The notation
+file and the journal keep the engine's exact coordinates.
 """
 
 from __future__ import annotations
@@ -18,7 +29,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.i18n import _, say
+from companion.i18n import _, pgettext, say
 from companion.replay import bitmap
 from companion.replay.model import Frame
 from companion.replay.palette import TANTRIX, Ink
@@ -36,6 +47,8 @@ from companion.replay.shapes import (
     to_png,
     to_svg,
 )
+from companion.tantrix.cellnames import CellNames
+from companion.tantrix.screens import board_frame
 from companion.tantrix.tiles import COLOURS, ENDS, code_of
 
 WIDTH, HEIGHT = 760, 540
@@ -51,28 +64,34 @@ Cell = tuple[int, int]
 
 
 class Layout:
-    """Where cells go: a tile side ``s`` and an offset that fit ``cells`` in the board area
-    (the cells of the whole game, so the board does not jump from frame to frame)."""
+    """Where cells go and what they are called: ``cells`` (the whole game's, so the board does
+    not jump from frame to frame) fitted in the board area with their row letters and column
+    numbers beside them, as the table's screen fits its map (:func:`board_frame`), with a
+    whole-pixel tile side so that neighbouring tiles meet without a seam."""
 
     def __init__(self, cells: Sequence[Cell]) -> None:
         if not cells:
             cells = [(0, 0)]
-        xs = [ROOT3 * (q + r / 2) for q, r in cells]
-        ys = [1.5 * r for _, r in cells]
-        w = max(xs) - min(xs) + ROOT3 + 0.6
-        h = max(ys) - min(ys) + 2 + 0.6
-        x0, y0, x1, y1 = BOARD
-        side = min((x1 - x0) / w, (y1 - y0) / h)
-        self.side = int(max(MIN_SIDE, min(MAX_SIDE, side)))
-        mid_x = (max(xs) + min(xs)) / 2 * self.side
-        mid_y = (max(ys) + min(ys)) / 2 * self.side
-        self.ox = round((x0 + x1) / 2 - mid_x)
-        self.oy = round((y0 + y1) / 2 - mid_y)
+        self.names = CellNames.of(cells)
+        fitted = board_frame(cells, self.names, BOARD, largest=MAX_SIDE)
+        self.side = max(MIN_SIDE, int(fitted.radius))
+        self.frame = board_frame(cells, self.names, BOARD, largest=self.side)
 
     def centre(self, cell: Cell) -> tuple[int, int]:
-        q, r = cell
-        s = self.side
-        return round(self.ox + s * ROOT3 * (q + r / 2)), round(self.oy + 1.5 * s * r)
+        x, y = self.frame.centre(*cell)
+        return round(x), round(y)
+
+
+def names(layout: Layout) -> list[Shape]:
+    """The row letters and column numbers round the board, where the table's map puts them."""
+    frame = layout.frame
+    out: list[Shape] = [
+        Text(frame.letters_x, round(label.at), label.text, Ink.GREY, 1, "lm")
+        for label in frame.rows if label.shown
+    ]
+    out += [Text(round(label.at), frame.numbers_y, label.text, Ink.GREY, 1, "mt")
+            for label in frame.columns if label.shown]
+    return [Group((("names", "rows and columns"),), tuple(out))]
 
 
 def corners(side: float) -> tuple[tuple[float, float], ...]:
@@ -232,7 +251,8 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
         placed=s.get("placed", 0), bag=s.get("bag", 0)),
                     Ink.TEXT, 1))
     y += 12
-    out.append(Text(x, y, _("{phase} phase").format(phase=s.get("phase", "")), Ink.GREY, 1))
+    phase = pgettext("phase", str(s.get("phase", "")))
+    out.append(Text(x, y, _("{phase} phase").format(phase=phase), Ink.GREY, 1))
     y += 16
     out.append(Text(x, y, _("scores: line, loop, points"), Ink.GREY, 1))
     y += 12
@@ -288,10 +308,12 @@ def layout_for(frame: Frame, cells: Sequence[Cell] | None = None) -> Layout:
 
 def png(frame: Frame, *, cells: Sequence[Cell] | None = None, title: str = "",
         total: int | None = None) -> Image.Image:
-    return to_png(dynamic(frame, layout_for(frame, cells), title=title, total=total), SIZE)
+    layout = layout_for(frame, cells)
+    return to_png([*names(layout), *dynamic(frame, layout, title=title, total=total)], SIZE)
 
 
 def svg(frame: Frame, *, cells: Sequence[Cell] | None = None, title: str = "",
         total: int | None = None) -> str:
-    return to_svg(dynamic(frame, layout_for(frame, cells), title=title, total=total), SIZE,
+    layout = layout_for(frame, cells)
+    return to_svg([*names(layout), *dynamic(frame, layout, title=title, total=total)], SIZE,
                   title=frame.label)

@@ -10,16 +10,17 @@ from typing import Any
 
 from PIL import Image
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, pgettext
 from companion.replay.chart import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, axes, finish
 from companion.replay.model import Frame, Replay
 from companion.replay.palette import TANTRIX, Ink, hex_of
 from companion.replay.shapes import Shape
 from companion.replay.text import names_title, recent
 from companion.tantrix import picture as drawing
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.fold import fold
 from companion.tantrix.simulate import board_map
-from companion.tantrix.words import refusal_in_words
+from companion.tantrix.words import refusal_in_words, rule_in_words
 
 #: A traced chain's kind, as the text replay names it.
 CHAIN_KINDS = (N_("line"), N_("loop"))
@@ -40,11 +41,14 @@ def title(replay: Replay) -> str:
     return " v ".join(dict.fromkeys(str(p) for p in replay.header.get("players", [])))
 
 
-def text_lines(state: Mapping[str, Any]) -> list[str]:
-    """A frame's state for a terminal: the map of the tiles, the scores and refusals."""
+def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:
+    """A frame's state for a terminal: the map of the tiles, the scores and refusals, the rows
+    lettered and the columns numbered, and the cells named, as the replay's picture does
+    (:class:`~companion.tantrix.cellnames.CellNames` of the whole game's cells)."""
+    names = CellNames.of(replay.cells or [(0, 0)])
     out = [
         _("{placed} tiles placed, bag {bag}").format(placed=state["placed"], bag=state["bag"])
-        + " (" + _("{phase} phase").format(phase=state["phase"]) + ")",
+        + " (" + _("{phase} phase").format(phase=pgettext("phase", str(state["phase"]))) + ")",
     ]
     if state.get("mode") in ("solitaire", "rainbow", "gobble"):
         out.append(_("SOLVED") if state.get("solved") else _("not solved"))
@@ -54,6 +58,7 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
             [(t["tile"], (t["q"], t["r"])) for t in tiles],
             [(q, r) for q, r in state["forced"]],
             [(q, r) for q, r in state["controlled"]],
+            names,
         )
         out.append("  " + _("tile numbers on the map; !! forced space, xx controlled cell"))
     out.append(_("Scores (line, loop, points; the traced chain):"))
@@ -70,8 +75,9 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
         out.append(_("Turn: {player}").format(player=_(str(state["turn"]))))
     vio = state["violations"]
     out.append(_("Refused inputs: {n}").format(n=len(vio)))
-    out += recent(vio, lambda v: f"  {_(str(v['player']))}: {refusal_in_words(str(v['detail']))} "
-                                 f"({v['kind']})")
+    out += recent(vio, lambda v: f"  {_(str(v['player']))}: "
+                                 f"{refusal_in_words(str(v['detail']), names)} "
+                                 f"({rule_in_words(str(v['kind']))})")
     return out
 
 
@@ -84,7 +90,8 @@ def svg(replay: Replay, frame: Frame) -> str:
 
 
 def static(replay: Replay) -> list[Shape]:
-    return []
+    """The board's row letters and column numbers, the same on every frame."""
+    return drawing.names(drawing.Layout(replay.cells))
 
 
 def dynamics(replay: Replay) -> list[list[Shape]]:

@@ -32,6 +32,7 @@ from typing import Any
 from companion.remark import english, english_in
 from companion.scenario import MalformedInput, NumberedEvent, event_times
 from companion.tantrix import solo
+from companion.tantrix.cellnames import CellNames
 from companion.tantrix.corrections import CORRECTION, RESULT, Ledger, parse_correction
 from companion.tantrix.events import integer as _integer
 from companion.tantrix.events import parse_placement
@@ -306,11 +307,15 @@ def simulate(header: dict[str, Any], events: list[NumberedEvent]) -> dict[str, A
 
 
 def board_map(
-    tiles: list[tuple[int, Cell]], forced: list[Cell], controlled: list[Cell]
+    tiles: list[tuple[int, Cell]],
+    forced: list[Cell],
+    controlled: list[Cell],
+    names: CellNames | None = None,
 ) -> list[str]:
     """The table as text: tile numbers on a hex grid, ``!!`` forced spaces, ``xx`` controlled
     cells, ``..`` other empty cells next to tiles (each row is offset half a cell, like the
-    pointy-topped hexagons themselves)."""
+    pointy-topped hexagons themselves). Rows are headed by their axial ``r``, or with
+    ``names`` by their letters under a line of column numbers, as a map names its cells."""
     marks: dict[Cell, str] = {}
     for number, c in tiles:
         marks[c] = f"{number:2d}"
@@ -332,9 +337,23 @@ def board_map(
             if r == row:
                 x = 2 * (2 * q + r - lo_x)
                 chars[x : x + 2] = text
-        lines.append(f"{row:4d} " + "".join(chars).rstrip())
+        head = f"{row:4d} " if names is None else f"{names.row(row):>4} "
+        lines.append(head + "".join(chars).rstrip())
+    if names is not None:
+        lines.insert(0, "     " + _numbers(names, {names.column(q, r) for q, r in marks}, lo_x))
     return lines
 
+
+def _numbers(names: CellNames, columns: set[int], lo_x: int) -> str:
+    """The column numbers over a text map, each over the middle of its column's cells (a
+    column's cells are half a cell apart from row to row)."""
+    chars: list[str] = []
+    for column in sorted(columns):
+        middle = round(2 * (names.column_middle(column) - lo_x) + 1)
+        text = str(column)
+        start = max(len(chars) + (1 if chars else 0), middle - len(text) // 2)
+        chars += [" "] * (start - len(chars)) + list(text)
+    return "".join(chars)
 
 
 def summary(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from companion.i18n import N_, _, match_template
+from companion.tantrix.cellnames import CellNames
 
 REFUSALS = (
     N_("no tile has been placed"),
@@ -83,16 +84,43 @@ def _fills_in_words(fills: str) -> str:
     return _FILL.sub(lambda m: _(FILL).format(tile=m[1], cell=m[2]), fills)
 
 
-def refusal_in_words(detail: str) -> str:
+def refusal_in_words(detail: str, names: CellNames | None = None) -> str:
     """A refused placement's English ``detail`` in the players' language (as it was if
-    unknown)."""
+    unknown); with ``names`` (a map's :class:`~companion.tantrix.cellnames.CellNames`) its
+    cells are named as that map names them (``c4``), never ``(1, 0)``."""
     found = match_template(detail, REFUSALS)
     if found is None:
-        return detail
+        return names.in_text(detail) if names is not None else detail
     template, values = found
     for key in ("colour", "colour2", "player"):
         if key in values:
             values[key] = _(values[key])
+    if names is not None:
+        for key in ("cell", "space", "fills"):  # "fills" lists "tile 3 on (1, 0), ..."
+            if key in values:
+                values[key] = names.in_text(values[key])
     if "fills" in values:
         values["fills"] = _fills_in_words(values["fills"])
     return _(template).format(**values)
+
+
+#: The rules' codes for why an input was refused (``IllegalPlacement.kind``), as the journal
+#: and the notation keep them; :func:`rule_in_words` says them in the players' language.
+RULES = {code: code for code in (
+    N_("golden rule"), N_("restriction 1"), N_("restriction 2"), N_("restriction 3"),
+    N_("not touching"), N_("occupied"), N_("tile already placed"), N_("second free move"),
+    N_("game over"), N_("nothing to undo"), N_("malformed"), N_("correction"),
+    N_("not-arbiter"),
+    # with hands (companion.tantrix.hands)
+    N_("not in hand"), N_("draw first"), N_("forced space first"),
+    N_("a forced space can be filled"), N_("not in the bag"), N_("hand full"), N_("starter"),
+    # the solo modes (companion.tantrix.solo)
+    N_("place the drawn tile first"), N_("not the drawn tile"), N_("forced space"),
+    N_("not in this puzzle"), N_("not on the table"), N_("the tile fits"), N_("no gobble"),
+    N_("not playing"), N_("finished"),
+)}
+
+
+def rule_in_words(code: str) -> str:
+    """A refusal's rule code (``occupied``) in the players' language (as it is if unknown)."""
+    return _(RULES[code]) if code in RULES else code

@@ -33,7 +33,7 @@ from companion.tokami.notation import text as line_text
 from companion.tokami.setup import Setup
 from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
 from companion.tokami.turns import Turn
-from companion.tokami.words import refusal_in_words, turn_in_words
+from companion.tokami.words import refusal_in_words, rule_in_words, turn_in_words
 
 RULE_FIELDS = ("game", "players", "blocks", "rounds", "worthless", "round_ends_at")
 
@@ -133,7 +133,7 @@ def _marks(
     """What the rules made of one turn, in words."""
     marks: list[str] = [Remark(N_("refused: {detail} ({kind})"),
                                detail=Remark.via(refusal_in_words, str(v["detail"])),
-                               kind=v["kind"])
+                               kind=Remark.via(rule_in_words, str(v["kind"])))
                         for v in refused]
     if refused:
         return marks

@@ -32,7 +32,7 @@ from companion.replay.palette import Ink, hex_of
 from companion.replay.panel import clock
 from companion.replay.shapes import Circle, Group, Rect, Shape, Text, to_png, to_svg
 from companion.tokami.setup import Setup
-from companion.tokami.words import refusal_in_words
+from companion.tokami.words import refusal_in_words, rule_in_words
 
 #: The picture's width, and its height at most (see :func:`size_of`).
 WIDTH, HEIGHT = 760, 540
@@ -403,7 +403,7 @@ def text_lines(state: Mapping[str, Any]) -> list[str]:
         out.append("  ... " + _("{n} earlier").format(n=len(violations) - RECENT))
     for v in violations[-RECENT:]:
         out.append(f"  {clock(float(v['t']))} {v['player']}: "
-                   f"{refusal_in_words(str(v['detail']))} ({v['kind']})")
+                   f"{refusal_in_words(str(v['detail']))} ({rule_in_words(str(v['kind']))})")
     return out
 
 

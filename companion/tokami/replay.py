@@ -4,16 +4,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from PIL import Image
 
 from companion.replay.model import Frame, Replay
 from companion.replay.shapes import Shape
 from companion.tokami import picture as drawing
 from companion.tokami.fold import fold
-from companion.tokami.picture import axis, chart, text_lines, title
+from companion.tokami.picture import axis, chart, title
 
 __all__ = ["axis", "chart", "dynamics", "fold", "picture", "size", "static", "svg",
            "text_lines", "title"]
+
+
+def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:
+    return drawing.text_lines(state)
 
 
 def picture(replay: Replay, frame: Frame) -> Image.Image:

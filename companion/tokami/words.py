@@ -96,3 +96,17 @@ def correction_refusal_in_words(detail: str) -> str:
     if "detail" in values:
         values["detail"] = refusal_in_words(values["detail"])
     return _(template).format(**values)
+
+
+#: The rules' codes for why a turn was refused (``IllegalTurn.kind``), as the journal and the
+#: notation keep them; :func:`rule_in_words` says them in the players' language.
+RULES = {code: code for code in (
+    N_("correction"), N_("forbidden block"), N_("game over"), N_("malformed"),
+    N_("nothing to undo"), N_("out of turn"), N_("too many blocks"), N_("unknown player"),
+)}
+
+
+def rule_in_words(code: str) -> str:
+    """A refused turn's rule code (``forbidden block``) in the players' language (as it is if
+    unknown)."""
+    return _(RULES[code]) if code in RULES else code

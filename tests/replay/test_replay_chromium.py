@@ -120,3 +120,45 @@ def test_the_network_watch_does_see_a_page_that_fetches(browser: Browser,
         assert "http://127.0.0.1:9/nothing.png" in requests(tab)
     finally:
         tab.close()
+
+
+def go_to(tab: Tab, address: str) -> int:
+    """Type ``address`` into the address bar's fragment; the frame shown once the page has
+    heard of it."""
+    return int(tab.evaluate(
+        "new Promise(done => { window.addEventListener('hashchange', () => done("
+        "document.body.getAttribute('data-frame')), {once: true});"
+        f" location.hash = '{address}'; }})"))
+
+
+def test_the_address_names_the_position_by_its_move_number_as_replay_at_does(
+        browser: Browser, tmp_path: Path) -> None:
+    """``#move=N`` opens the position after move N (what ``--at N`` shows); stepping keeps the
+    address a link to what is shown; an old ``#frame=N`` link still opens frame N."""
+    replay = load(scenario("p02_forfeit_adjusted"))
+    path = tmp_path / "game.html"
+    path.write_text(page(replay), encoding="utf-8")
+    after_3 = replay.frame_after_move(3)
+    aside = next(f for f in replay.frames if f.index and not f.move)
+    tab = browser.new_tab()
+    tab.send("Page.enable")
+    tab.send("Page.navigate", url=path.as_uri() + "#move=3")
+    tab.wait_for("Page.loadEventFired")
+    try:
+        assert frame_on_show(tab) == after_3.index
+        assert tab.evaluate("document.getElementById('where').textContent").startswith(
+            "move 3 of 7")
+        assert tab.evaluate("location.hash") == "#move=3"
+        tab.key("ArrowRight", 39)
+        shown = replay.frames[after_3.index + 1]
+        expected = f"#move={shown.number}" if shown.move else f"#frame={shown.index}"
+        assert tab.evaluate("location.hash") == expected
+        assert tab.evaluate("document.getElementById('where').getAttribute('href')") == expected
+        # a link in the move list, followed as a reader clicks it
+        tab.evaluate("document.querySelector('#moves a[href=\"#move=5\"]').click()")
+        assert frame_on_show(tab) == replay.frame_after_move(5).index
+        # an old link by frame index, and a move typed into the address
+        assert go_to(tab, f"#frame={aside.index}") == aside.index
+        assert go_to(tab, "#move=0") == 0
+    finally:
+        tab.close()

@@ -134,3 +134,17 @@ def test_a_tantrix_page_charts_each_players_points() -> None:
     players = {p.get("data-player") for p in root.iter(f"{SVG}polyline")}
     assert players == set(replay.header["players"])
     assert "<svg id=\"board\"" in page(replay)
+
+
+def test_the_page_links_each_move_to_the_position_after_it_as_replay_at_finds_it() -> None:
+    """``#move=N`` is the position after move N (``--at N``): the page's table of moves maps
+    each move number to that frame, and the move list links each move by its number."""
+    replay = load(scenario("p02_forfeit_adjusted"))
+    html = page(replay)
+    data = json.loads(html.split('id="frames">', 1)[1].split("</script>", 1)[0])
+    assert data["moves"] == [replay.frame_after_move(n).index for n in range(replay.moves + 1)]
+    for n in range(1, replay.moves + 1):
+        assert f'<a href="#move={n}">{n}.</a>' in html
+        assert data["frames"][data["moves"][n]]["move"] == n
+    assert all(f["move"] is None for f, frame in zip(data["frames"], replay.frames, strict=True)
+               if frame.index and not frame.move)
