@@ -13,7 +13,7 @@ marked with ``N_`` so ``make catalogs`` finds them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -66,3 +66,21 @@ def english(message: str) -> str:
 def english_in(context: str, message: str) -> str:
     """``pgettext`` for a writer given no gettext."""
     return message
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for ``make catalogs`` (``-k N_``) in a module that must not import
+    gettext (a game's notation, which writes the record format)."""
+    return message
+
+
+def joined(parts: Sequence[str], sep: str = "") -> Remark:
+    """A line of notation put together from its parts, as a remark: in English it is the
+    parts joined (the very text the notation file writes), and :func:`companion.i18n.say`
+    says each part that is a remark (``ring``, ``draws``, a colour, a Tantrix cell) in the
+    players' language and keeps the others (times, tile numbers, spaces, names) as they are.
+    The replay's move list, headings and pictures show a line this way; the notation file
+    keeps the English text."""
+    values = {f"p{i}": part for i, part in enumerate(parts)}
+    between = sep.replace("{", "{{").replace("}", "}}")
+    return Remark(between.join(f"{{{key}}}" for key in values), **values)

@@ -137,6 +137,11 @@ class _GameNames:
         """A refusal's detail in the players' language, its cells named."""
         return refusal_in_words(english, self.names)
 
+    def written(self, q: int, r: int) -> Remark:
+        """Cell ``(q, r)`` as a line of the notation writes it (``(1,0)``), its name when a
+        replay shows the line (``c4``)."""
+        return Remark.via(lambda _text: self.names.name(q, r), f"({q},{r})", english=True)
+
     def at(self, q: int, r: int) -> Remark:
         """Cell ``(q, r)`` as a remark's value: ``(q, r)`` in English, its name when shown."""
         return Remark.via(self.cell, f"({q}, {r})", english=True)
@@ -169,7 +174,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     table = _Table(make_game(header))
     first = table.state()
-    frames = [Frame(0, 0.0, "start", first,
+    frames = [Frame(0, 0.0, Remark(N_("start")), first,
                     (Remark(N_("{player} to play"), player=Remark(players[0])),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
@@ -219,7 +224,8 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                          else Remark(N_("game over: {player} wins ({points})"),
                                      player=Remark(w), points=points))
         group_objs = [objs[i] for i in record.events]
-        label = line_text(group_objs, record.kind, player=player, exact=False)
+        label = line_text(group_objs, record.kind, player=player, exact=False,
+                          cell=naming.written)
         text = line_text(group_objs, record.kind, player=player, exact=True)
         frames.append(
             Frame(
@@ -297,7 +303,7 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         return _SoloTable(solo.make(mode, header, 1))
 
     table = start()
-    frames = [Frame(0, 0.0, "start", table.state(),
+    frames = [Frame(0, 0.0, Remark(N_("start")), table.state(),
                     (Remark(N_("Tantrix {mode}"), mode=Remark.via(_mode_word, mode)),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
@@ -321,7 +327,7 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         if now.get("solved") and not any("SOLVED" in m for f in frames for m in f.marks):
             marks.append(Remark(N_("SOLVED")))
         group_objs = [objs[i] for i in record.events]
-        label = line_text(group_objs, record.kind, exact=False)
+        label = line_text(group_objs, record.kind, exact=False, cell=naming.written)
         frames.append(
             Frame(len(frames), t, label, now, tuple(marks), record=k + 1, highlight=filled,
                   refused=len(table.violations) > refused_before)

@@ -189,7 +189,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     table = _Table(Game(setup))
     first = table.state()
-    frames = [Frame(0, 0.0, "start", first,
+    frames = [Frame(0, 0.0, Remark(N_("start")), first,
                     (Remark(N_("{player} to play"), player=setup.players[0]),))]
     lines: list[Line] = []
     for k, record in enumerate(records):
