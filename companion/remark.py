@@ -14,6 +14,7 @@ marked with ``N_`` so ``make catalogs`` finds them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 
@@ -74,13 +75,37 @@ def N_(message: str) -> str:
     return message
 
 
-def joined(parts: Sequence[str], sep: str = "") -> Remark:
-    """A line of notation put together from its parts, as a remark: in English it is the
-    parts joined (the very text the notation file writes), and :func:`companion.i18n.say`
-    says each part that is a remark (``ring``, ``draws``, a colour, a Tantrix cell) in the
-    players' language and keeps the others (times, tile numbers, spaces, names) as they are.
-    The replay's move list, headings and pictures show a line this way; the notation file
-    keeps the English text."""
-    values = {f"p{i}": part for i, part in enumerate(parts)}
-    between = sep.replace("{", "{{").replace("}", "}}")
-    return Remark(between.join(f"{{{key}}}" for key in values), **values)
+class Words(tuple[str, ...]):
+    """A line of notation put together from its parts: joined, the English text the notation
+    file writes (``str(words)``); each part that is a :class:`Remark` (``ring``, ``draws``, a
+    colour, a Tantrix cell) is said in the players' language where a replay shows the line
+    (:attr:`companion.replay.model.Frame.shown`), the others (times, tile numbers, spaces,
+    names) are kept as they are. A flat tuple rather than one remark holding the others: a
+    replay keeps every line of a game, and the words it repeats are shared (:func:`word`)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "".join(self)
+
+
+def joined(parts: Sequence[str | Words], sep: str = "") -> Words:
+    """``parts`` with ``sep`` between them, as :class:`Words` (a part that is itself
+    :class:`Words` is spliced in, so the line stays flat)."""
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        if i and sep:
+            out.append(sep)
+        if isinstance(part, Words):
+            out.extend(part)
+        else:
+            out.append(part)
+    return Words(out)
+
+
+@cache
+def word(msgid: str, context: str | None = None) -> Remark:
+    """One word of a line (``ring``, ``done``, a colour) as a remark, made once and shared by
+    every line that says it: a replay holds every line of a game at once, and a remark costs a
+    few hundred bytes (a ``str`` subclass cannot have slots)."""
+    return Remark(msgid, context=context)

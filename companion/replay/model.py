@@ -100,7 +100,7 @@ class Frame:
     ``index`` counts frames from 0 (the start); ``record`` is the notation line number (1-based)
     this frame shows the result of, or None for the start and for things that happened by
     themselves (a glass running out, the 15-second timer expiring). ``label`` is the line in
-    compact notation (a :func:`~companion.remark.joined` remark: see :attr:`shown`);
+    compact notation, English (its parts in ``words``: see :attr:`shown`);
     ``marks`` say in words what the rules made of it (penalties, refusals, passes, glasses
     lost, the end); ``state`` is the contract's JSON object at ``t``;
     ``highlight`` names what to point at: Tamsk ``(from, to)`` spaces of the move, Tantrix the
@@ -121,12 +121,17 @@ class Frame:
     refused: bool = False
     number: int = 0
     move: bool = False
+    #: The label's parts (:class:`~companion.remark.Words`), each remark among them said in
+    #: the players' language where the label is shown; empty: the label is shown as it is.
+    words: tuple[str, ...] = ()
 
     @property
     def shown(self) -> str:
         """The label as a replay shows it: in the players' language, a Tantrix cell named as
         the picture names it (``#55 c4 r1``; the notation file keeps ``#55 (0,0) r1``). Every
         move list, heading, readout and picture title shows this, never :attr:`label`."""
+        if self.words:
+            return "".join(say(word) for word in self.words)
         return say(self.label)
 
 

@@ -22,7 +22,7 @@ from companion.replay.panel import clock
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tamsk.events import GLASSES, KINDS, Event, parse_event
 from companion.tamsk.game import Game, Rules
-from companion.tamsk.notation import group, line_kind
+from companion.tamsk.notation import group, line_kind, line_words
 from companion.tamsk.notation import text as line_text
 from companion.tamsk.simulate import rules_from_header
 from companion.tamsk.words import reason_in_words, refusal_in_words, rule_in_words
@@ -267,14 +267,16 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             sand.sample(deadline)
             said = seen.changes(game)
             if said and not was_over:
+                words = joined(["-- ", joined([s for s, _ in said], ", "),
+                                f" @{clock(deadline)}"])
                 frames.append(
                     Frame(
                         len(frames),
                         deadline,
-                        joined(["-- ", joined([s for s, _ in said], ", "),
-                                f" @{clock(deadline)}"]),
+                        str(words),
                         PackedState(game.snapshot()),
                         tuple(long for _, long in said),
+                        words=words,
                     )
                 )
                 pending += [long for _, long in said]
@@ -303,7 +305,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         move = game.moves[-1] if moved else None
         said = seen.changes(game)
         marks = tuple(claims + [long for _, long in said])
-        label = line_text(
+        label = line_words(
             [objs[i] for i in record.events],
             record.kind,
             origin=origin,
@@ -314,12 +316,13 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             Frame(
                 len(frames),
                 last,
-                label,
+                str(label),
                 PackedState(game.snapshot()),
                 marks,
                 record=k + 1,
                 highlight=(move.frm, move.to) if move else None,
                 refused=len(game.violations) > seen.violations,
+                words=label,
             )
         )
         text = line_text(

@@ -22,7 +22,7 @@ from typing import Any
 
 from companion import notation
 from companion.notation import Record, end_or_note, only_time, read_time, stamp
-from companion.remark import N_, Remark, joined
+from companion.remark import N_, Words, joined, word
 from companion.scenario import MalformedInput
 from companion.tamsk.board import is_space
 from companion.tamsk.events import parse_event
@@ -89,13 +89,25 @@ def text(
     origin: str | None = "?",
     exact: bool = True,
     late: bool = False,
-) -> Remark:
+) -> str:
+    """One Tamsk line as the notation file writes it (:func:`line_words`, joined)."""
+    return str(line_words(events, kind, origin=origin, exact=exact, late=late))
+
+
+def line_words(
+    events: Sequence[Mapping[str, Any]],
+    kind: str,
+    *,
+    origin: str | None = "?",
+    exact: bool = True,
+    late: bool = False,
+) -> Words:
     """One Tamsk line (without number or comment) for the inputs of one record.
 
     ``origin`` is the space the moved glass stood on (``"?"`` unknown, ``None`` not on the
     board yet); ``exact`` writes every time to the last decimal and the lift time, otherwise
     tenths and only what a person reads; ``late`` adds the word ``late`` (a reader ignores it).
-    The line is a :func:`~companion.remark.joined` remark: the English text the notation file
+    The line is :class:`~companion.remark.Words`: the English text the notation file
     writes, whose words (``ring``, ``pass``, a colour) a replay says in the players' language.
     """
     if kind == "raw":
@@ -107,18 +119,18 @@ def text(
         glass = str(release["glass"])
         to = release.get("to") or "?"
         mover = "red" if glass.startswith("r") else "black"
-        words: list[str] = [glass, to if origin is None else f"{origin}-{to}"]
+        words: list[str | Words] = [glass, to if origin is None else f"{origin}-{to}"]
         if late:
-            words.append(Remark(N_("late")))
+            words.append(word(N_("late")))
         for ring in events[2 if lift is not None else 1 :]:
-            word: list[str] = ["+", RING]
+            parts: list[str | Words] = ["+", RING]
             if ring["player"] != mover:
-                word += ["(", player_word(str(ring["player"])), ")"]
+                parts += ["(", player_word(str(ring["player"])), ")"]
             if ring.get("space"):
-                word.append(f":{ring['space']}")
+                parts.append(f":{ring['space']}")
             if exact and ring["t"] != release["t"]:
-                word.append(stamp(ring["t"], True))
-            words.append(joined(word))
+                parts.append(stamp(ring["t"], True))
+            words.append(joined(parts))
         words.append(stamp(release["t"], exact))
         if lift is not None and exact:
             words.append("lift" if lift["t"] == release["t"] else "lift" + stamp(lift["t"], True))
@@ -132,23 +144,23 @@ def text(
     if kind == "timer15":
         return joined([player_word(str(e["player"])), "T15", when], " ")
     if kind == "pass":
-        return joined([player_word(str(e["player"])), Remark(N_("pass")), when], " ")
+        return joined([player_word(str(e["player"])), word(N_("pass")), when], " ")
     if kind == "end":
-        return joined([Remark(N_("end")), when], " ")
+        return joined([word(N_("end")), when], " ")
     if kind == "note":
-        return joined([Remark(N_("note")), notation.json_text(str(e.get("text", ""))), when],
+        return joined([word(N_("note")), notation.json_text(str(e.get("text", ""))), when],
                       " ")
     return joined([notation.raw_text(e, exact)])
 
 
 #: The word ``ring`` of a line (``+ring``), said in the players' language on a replay.
-RING = Remark(N_("ring"))
+RING = word(N_("ring"))
 
 
 def player_word(player: str) -> str:
     """A player's colour in a line: a word of the game (``červený`` in Czech) where a replay
     shows it, else as it is."""
-    return Remark(player, context="player") if player in PLAYERS else player
+    return word(player, "player") if player in PLAYERS else player
 
 
 def parse_line(body: str, number: int) -> list[dict[str, Any]]:
