@@ -117,8 +117,13 @@ def entry_in_words(entry: str, turn: str | None = None) -> str:
 
 
 def penalty_in_words(kind: str) -> str:
-    """``forfeit`` -> the word for a lost turn in the players' language."""
-    return _(_PENALTIES[kind]) if kind in _PENALTIES else kind
+    """``forfeit`` -> the word for a lost turn in the players' language.
+
+    Looked up with the ``penalty`` context: a Tantrix game lost by forfeit is another word
+    (French "forfait", Czech "kontumace") than the Tamsk penalty (the rule books' "perte d'un
+    coup", "ztráta tahu").
+    """
+    return pgettext("penalty", kind) if kind in _PENALTIES else kind
 
 
 def reason_in_words(reason: str | None) -> str:

@@ -875,7 +875,7 @@ def _draw_sides_table(
     facing = list(entry.get("facing") or [None] * 6)
     draw_text(draw, x, y, _("tile"), palette.dim)
     draw_text(draw, x, y + PITCH, _("faces"), palette.dim)
-    left = x + 6 * CHAR_WIDTH
+    left = x + 9 * CHAR_WIDTH  # room for the label "tile" in every language (cs "destička")
     for side, colour in enumerate(colours):
         cx = left + side * (CHAR_WIDTH + 4)
         other = facing[side] if side < len(facing) else None

@@ -44,7 +44,7 @@ def test_a_refused_tantrix_tile_is_said_in_french_and_czech(tmp_path: Path) -> N
     i18n.use("fr")
     assert refused(tmp_path, 1) == "refusé (jaune) : c3 porte déjà la tuile 7"
     i18n.use("cs")
-    assert refused(tmp_path, 1) == "odmítnuto (žlutá): na c3 už leží dílek 7"
+    assert refused(tmp_path, 1) == "odmítnuto (žlutá): na c3 už leží destička 7"
 
 
 def test_a_refused_tokami_turn_keeps_its_english_words(tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ def test_a_refused_tokami_turn_is_said_in_french_and_czech_with_the_name_kept(
 ) -> None:
     i18n.use("fr")
     said = refused(tmp_path, 2)
-    assert said.startswith("refusé (Anna) : 10 blocs rouge ne peuvent pas quitter la croix")
+    assert said.startswith("refusé (Anna) : 10 blocs (rouge) ne peuvent pas quitter la croix")
     i18n.use("cs")
     said = refused(tmp_path, 2)
     assert said.startswith("odmítnuto (Anna): 10 kostky") and "kříže" in said

@@ -72,7 +72,7 @@ def test_the_notation_keeps_the_exact_coordinates_and_the_rule_codes() -> None:
 @pytest.mark.parametrize(("lang", "fill", "refusal", "undo"), [
     ("fr", "remplit l'espace forcé {cell}", "refusé : b4 ne touche aucune tuile (sans contact)",
      "reprend la tuile 1 en b2"),
-    ("cs", "zaplňuje vynucené pole {cell}", "odmítnuto: b4 se nedotýká žádného dílku "
+    ("cs", "zaplňuje vynucené pole {cell}", "odmítnuto: b4 se nedotýká žádné destičky "
      "(nedotýká se)", "bere zpět destičku 1 z b2"),
 ])
 def test_cells_and_rules_are_said_in_french_and_czech(lang: str, fill: str, refusal: str,

@@ -44,7 +44,7 @@ def listed(path: object, lang: str, capsys: pytest.CaptureFixture[str]) -> list[
     ("lang", "tamsk", "tantrix", "tokami"),
     [
         ("fr", ["  1. r1 a1-a2 +anneau @0:03.0", "       noir T15 @0:30.0",
-                "       -- rouge forfait, noir 2 anneaux @0:45.0"],
+                "       -- rouge coup perdu, noir 2 anneaux @0:45.0"],
          ["  2. bleu #2 b3 r4 @0:02.0 fini@0:03.0"],
          ["  1. Anna: rouge monté, +bleu @0:01.0", "  2. Ben: tombés rouge @0:02.0",
           "  3. Anna: bleu pas plus haut @0:03.0"]),

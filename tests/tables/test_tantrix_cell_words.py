@@ -142,7 +142,7 @@ def test_the_solo_note_and_prompt_are_said_in_french(s: Seat) -> None:
     s.table.start_solo("rainbow", puzzle="blue")
     tile = int(s.view["puzzle_tiles"][0])
     lay_solo(s, Placement(tile, 0, 0, 0))
-    assert s.view["entry"]["prompt"] == f"tuile {tile} posée en b2. tuile n° ? _  D: menu"
+    assert s.view["entry"]["prompt"] == f"tuile {tile} posée en b2. tuile ? _  D : menu"
 
 
 def test_a_tile_already_on_the_table_is_refused_naming_its_cell_as_the_map_does(
