@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from companion.i18n import N_, _, match_template
+from companion.i18n import N_, _, match_template, pgettext
 from companion.tantrix.cellnames import CellNames
 
 REFUSALS = (
@@ -74,6 +74,14 @@ REFUSALS = (
 )
 
 
+def side_in_words(side: str) -> str:
+    """A tile's side as the rules name it (:data:`companion.tantrix.tiles.SIDE_NAMES`, compass
+    points clockwise from the upper right) in the players' language: ``SE`` is ``JV`` in Czech."""
+    return {"NE": pgettext("side", "NE"), "E": pgettext("side", "E"),
+            "SE": pgettext("side", "SE"), "SW": pgettext("side", "SW"),
+            "W": pgettext("side", "W"), "NW": pgettext("side", "NW")}.get(side, side)
+
+
 #: One forced space a player could fill, as the rules list them in ``{fills}``.
 FILL = N_("tile {tile} on {cell}")
 _FILL = re.compile(r"tile (\d+) on (\(-?\d+, -?\d+\)|[a-z]+-?\d+)")
@@ -95,6 +103,8 @@ def refusal_in_words(detail: str, names: CellNames | None = None) -> str:
     for key in ("colour", "colour2", "player"):
         if key in values:
             values[key] = _(values[key])
+    if "side" in values:
+        values["side"] = side_in_words(values["side"])
     if names is not None:
         for key in ("cell", "space", "fills"):  # "fills" lists "tile 3 on (1, 0), ..."
             if key in values:

@@ -50,3 +50,13 @@ def test_a_discard_refusal_says_rotation_in_three_languages() -> None:
     assert "rotation 3" in refusal_in_words(detail)
     i18n.use("cs")
     assert "otočení 3" in refusal_in_words(detail)
+
+
+def test_a_golden_rule_refusal_names_the_side_as_a_compass_point_of_the_language() -> None:
+    detail = "side SW of tile 3 is red but tile 5 there shows blue"
+    assert refusal_in_words(detail) == detail
+    i18n.use("cs")
+    czech = refusal_in_words(detail)
+    assert " JZ " in czech and " SW " not in czech
+    i18n.use("fr")
+    assert " SO " in refusal_in_words(detail)
