@@ -13,7 +13,8 @@ marked with ``N_`` so ``make catalogs`` finds them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 
@@ -66,3 +67,45 @@ def english(message: str) -> str:
 def english_in(context: str, message: str) -> str:
     """``pgettext`` for a writer given no gettext."""
     return message
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for ``make catalogs`` (``-k N_``) in a module that must not import
+    gettext (a game's notation, which writes the record format)."""
+    return message
+
+
+class Words(tuple[str, ...]):
+    """A line of notation put together from its parts: joined, the English text the notation
+    file writes (``str(words)``); each part that is a :class:`Remark` (``ring``, ``draws``, a
+    colour, a Tantrix cell) is said in the players' language where a replay shows the line
+    (:attr:`companion.replay.model.Frame.shown`), the others (times, tile numbers, spaces,
+    names) are kept as they are. A flat tuple rather than one remark holding the others: a
+    replay keeps every line of a game, and the words it repeats are shared (:func:`word`)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "".join(self)
+
+
+def joined(parts: Sequence[str | Words], sep: str = "") -> Words:
+    """``parts`` with ``sep`` between them, as :class:`Words` (a part that is itself
+    :class:`Words` is spliced in, so the line stays flat)."""
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        if i and sep:
+            out.append(sep)
+        if isinstance(part, Words):
+            out.extend(part)
+        else:
+            out.append(part)
+    return Words(out)
+
+
+@cache
+def word(msgid: str, context: str | None = None) -> Remark:
+    """One word of a line (``ring``, ``done``, a colour) as a remark, made once and shared by
+    every line that says it: a replay holds every line of a game at once, and a remark costs a
+    few hundred bytes (a ``str`` subclass cannot have slots)."""
+    return Remark(msgid, context=context)

@@ -228,7 +228,7 @@ def page(replay: Replay) -> str:
     at = game.axis(replay)
     frames = [
         {"t": round(x, 3), "clock": clock(f.t), "where": where(f, replay.moves),
-         "label": f.label, "marks": [say_remark(m) for m in f.marks],
+         "label": f.shown, "marks": [say_remark(m) for m in f.marks],
          "move": f.number if f.move or f.index == 0 else None,
          "refused": [k for k, m in enumerate(f.marks) if m.startswith("refused")], "svg": d}
         for f, d, x in zip(replay.frames, dyns, at, strict=True)
@@ -249,7 +249,7 @@ def page(replay: Replay) -> str:
         said = " / ".join(say_remark(m) for m in f.marks)
         items.append(
             f'<li data-frame="{f.index}"{attr} title="{escape(said)}">'
-            f'<span class="n">{number}</span><span class="label">{escape(f.label)}</span></li>'
+            f'<span class="n">{number}</span><span class="label">{escape(f.shown)}</span></li>'
         )
     w, h = size
     board = (

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from companion import journal, notation, registry, simulate
-from companion.i18n import _
+from companion.i18n import _, say
 from companion.replay.kinds import replay_game, replay_games
 from companion.scenario import MalformedInput, NumberedEvent
 
@@ -100,8 +100,9 @@ class Frame:
     ``index`` counts frames from 0 (the start); ``record`` is the notation line number (1-based)
     this frame shows the result of, or None for the start and for things that happened by
     themselves (a glass running out, the 15-second timer expiring). ``label`` is the line in
-    compact notation; ``marks`` say in words what the rules made of it (penalties, refusals,
-    passes, glasses lost, the end); ``state`` is the contract's JSON object at ``t``;
+    compact notation, English (its parts in ``words``: see :attr:`shown`);
+    ``marks`` say in words what the rules made of it (penalties, refusals, passes, glasses
+    lost, the end); ``state`` is the contract's JSON object at ``t``;
     ``highlight`` names what to point at: Tamsk ``(from, to)`` spaces of the move, Tantrix the
     cell ``[q, r]`` just filled.
 
@@ -120,6 +121,18 @@ class Frame:
     refused: bool = False
     number: int = 0
     move: bool = False
+    #: The label's parts (:class:`~companion.remark.Words`), each remark among them said in
+    #: the players' language where the label is shown; empty: the label is shown as it is.
+    words: tuple[str, ...] = ()
+
+    @property
+    def shown(self) -> str:
+        """The label as a replay shows it: in the players' language, a Tantrix cell named as
+        the picture names it (``#55 c4 r1``; the notation file keeps ``#55 (0,0) r1``). Every
+        move list, heading, readout and picture title shows this, never :attr:`label`."""
+        if self.words:
+            return "".join(say(word) for word in self.words)
+        return say(self.label)
 
 
 def where(frame: Frame, total: int | None = None) -> str:

@@ -38,7 +38,7 @@ def panel_head(
     y += 14
     out.append(Text(x, y, bitmap.clip(where(frame, total), chars), Ink.GREY, 1))
     y += 12
-    label = frame.label.split(" @")[0] if frame.index else _("start of the game")
+    label = frame.shown.split(" @")[0] if frame.index else _("start of the game")
     scale = 2 if len(label) <= width // 12 else 1
     for part in bitmap.wrap(label, width // (6 * scale))[:2]:
         out.append(Text(x, y, part, Ink.REFUSED if frame.refused else Ink.TEXT, scale))

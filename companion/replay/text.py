@@ -31,10 +31,10 @@ def heading(replay: Replay, frame: Frame) -> str:
     """The first line of a frame: which move, when, and the move in notation."""
     game = replay.game.capitalize()
     if frame.index < 0:
-        return _("{game} position {label}").format(game=game, label=frame.label)
+        return _("{game} position {label}").format(game=game, label=frame.shown)
     if frame.index == 0:
         return _("{game} start of the game").format(game=game) + f"  [{clock(frame.t)}]"
-    return f"{game} {where(frame, replay.moves)}  [{clock(frame.t)}]  {frame.label}"
+    return f"{game} {where(frame, replay.moves)}  [{clock(frame.t)}]  {frame.shown}"
 
 
 def recent(items: list[Any], fmt: Any) -> list[str]:
@@ -63,5 +63,5 @@ def move_list(replay: Replay) -> str:
     for frame in replay.frames[1:]:
         number = f"{frame.number:>{width}}." if frame.move else " " * (width + 3)
         marks = f"  ; {'; '.join(say(m) for m in frame.marks)}" if frame.marks else ""
-        out.append(f"{number} {frame.label}{marks}")
+        out.append(f"{number} {frame.shown}{marks}")
     return "\n".join(out)

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import N_
-from companion.remark import Remark
+from companion.remark import Remark, joined
 from companion.replay.model import Frame, Line, PackedState, Replay, unknown_header_fields
 from companion.replay.panel import clock
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tamsk.events import GLASSES, KINDS, Event, parse_event
 from companion.tamsk.game import Game, Rules
-from companion.tamsk.notation import group, line_kind
+from companion.tamsk.notation import group, line_kind, line_words
 from companion.tamsk.notation import text as line_text
 from companion.tamsk.simulate import rules_from_header
 from companion.tamsk.words import reason_in_words, refusal_in_words, rule_in_words
@@ -100,63 +100,66 @@ class _Seen:
             g = game.glasses[name]
             if g.dead and name not in self.dead:
                 at = clock(g.died_at or game.t)
-                out.append((f"{name} lost", Remark(N_("{glass} ran out of sand at {at}: lost"),
-                                                   glass=name, at=at)))
+                out.append((Remark(N_("{glass} lost"), glass=name),
+                            Remark(N_("{glass} ran out of sand at {at}: lost"),
+                                   glass=name, at=at)))
         for p in game.penalties[self.penalties :]:
             at = clock(p.t)
             who = _player(p.player)
             if p.kind == "late":
-                out.append((f"{p.player} late",
+                out.append((Remark(N_("{player} late"), player=who),
                             Remark(N_("{player} late: the 15 s ran out at {at}"),
                                    player=who, at=at)))
             elif p.kind == "forfeit":
-                out.append((f"{p.player} forfeit",
+                out.append((Remark(N_("{player} forfeit"), player=who),
                             Remark(N_("{player} forfeits the turn: the 15 s ran out at {at}"),
                                    player=who, at=at)))
             else:
-                out.append((f"{p.player} pass",
+                out.append((Remark(N_("{player} pass"), player=who),
                             Remark(N_("{player} passes: a penalty at level 3"), player=who)))
         for entry in game.passes[self.passes :]:
             who = _player(entry["player"])
             if entry.get("voluntary"):
                 continue  # said by its penalty
             if entry.get("auto"):
-                out.append((f"{who} blocked", Remark(N_("{player} cannot move: passes"),
+                out.append((Remark(N_("{player} blocked"), player=who),
+                            Remark(N_("{player} cannot move: passes"),
                                                      player=who)))
             elif entry.get("skipped"):
-                out.append((f"{who} skipped",
+                out.append((Remark(N_("{player} skipped"), player=who),
                             Remark(N_("{player}'s turn is skipped (original rules)"),
                                    player=who)))
             else:
-                out.append((f"{who} pass", Remark(N_("{player} passes"), player=who)))
+                out.append((Remark(N_("{player} pass"), player=who),
+                            Remark(N_("{player} passes"), player=who)))
         now = _Seen.of(game)
         if now.bonus is not None and now.bonus != self.bonus:
             out.append(
                 (
-                    f"{now.bonus} 2 rings",
+                    Remark(N_("{player} 2 rings"), player=_player(now.bonus)),
                     Remark(N_("{player} may drop a second ring on any space not full"),
                            player=_player(now.bonus)),
                 )
             )
         for player in sorted(now.skip - self.skip):
-            out.append((f"{player} skips next",
+            out.append((Remark(N_("{player} skips next"), player=_player(player)),
                         Remark(N_("{player}'s next turn will be skipped"),
                                player=_player(player))))
         for r in game.bonus_rings[self.bonus_rings :]:
-            out.append((f"2nd ring {r['space']}",
+            out.append((Remark(N_("2nd ring {space}"), space=r["space"]),
                         Remark(N_("{player}'s second ring on {space}"),
                                player=_player(r["player"]), space=r["space"])))
         for v in game.violations[self.violations :]:
-            out.append((f"refused {v.kind}",
+            out.append((Remark(N_("refused {kind}"), kind=Remark.via(rule_in_words, v.kind)),
                         Remark(N_("refused: {detail} ({kind})"),
                                detail=Remark.via(refusal_in_words, v.detail),
                                kind=Remark.via(rule_in_words, v.kind))))
         if game.over and not self.over and game.outcome is not None:
             o = game.outcome
             if o.winner == "tie":
-                out.append(("game over: tie", Remark(N_("game over: a tie"))))
+                out.append((Remark(N_("game over: tie")), Remark(N_("game over: a tie"))))
             else:
-                out.append((f"{o.winner} wins",
+                out.append((Remark(N_("{player} wins"), player=_player(str(o.winner))),
                             Remark(N_("game over: {player} wins ({reason})"),
                                    player=_player(str(o.winner)),
                                    reason=Remark.via(reason_in_words, o.reason))))
@@ -247,7 +250,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     game = Game(rules)
     sand = _Sand(game)
-    frames = [Frame(0, 0.0, "start", PackedState(game.snapshot()),
+    frames = [Frame(0, 0.0, Remark(N_("start")), PackedState(game.snapshot()),
                     (Remark(N_("the game starts")),))]
     lines: list[Line] = []
     for k, record in enumerate(records):
@@ -264,13 +267,16 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             sand.sample(deadline)
             said = seen.changes(game)
             if said and not was_over:
+                words = joined(["-- ", joined([s for s, _ in said], ", "),
+                                f" @{clock(deadline)}"])
                 frames.append(
                     Frame(
                         len(frames),
                         deadline,
-                        "-- " + ", ".join(s for s, _ in said) + f" @{clock(deadline)}",
+                        str(words),
                         PackedState(game.snapshot()),
                         tuple(long for _, long in said),
+                        words=words,
                     )
                 )
                 pending += [long for _, long in said]
@@ -299,7 +305,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         move = game.moves[-1] if moved else None
         said = seen.changes(game)
         marks = tuple(claims + [long for _, long in said])
-        label = line_text(
+        label = line_words(
             [objs[i] for i in record.events],
             record.kind,
             origin=origin,
@@ -310,12 +316,13 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             Frame(
                 len(frames),
                 last,
-                label,
+                str(label),
                 PackedState(game.snapshot()),
                 marks,
                 record=k + 1,
                 highlight=(move.frm, move.to) if move else None,
                 refused=len(game.violations) > seen.violations,
+                words=label,
             )
         )
         text = line_text(

@@ -22,6 +22,7 @@ from typing import Any
 
 from companion import notation
 from companion.notation import Record, end_or_note, only_time, read_time, stamp
+from companion.remark import N_, Words, joined, word
 from companion.scenario import MalformedInput
 from companion.tamsk.board import is_space
 from companion.tamsk.events import parse_event
@@ -89,14 +90,28 @@ def text(
     exact: bool = True,
     late: bool = False,
 ) -> str:
+    """One Tamsk line as the notation file writes it (:func:`line_words`, joined)."""
+    return str(line_words(events, kind, origin=origin, exact=exact, late=late))
+
+
+def line_words(
+    events: Sequence[Mapping[str, Any]],
+    kind: str,
+    *,
+    origin: str | None = "?",
+    exact: bool = True,
+    late: bool = False,
+) -> Words:
     """One Tamsk line (without number or comment) for the inputs of one record.
 
     ``origin`` is the space the moved glass stood on (``"?"`` unknown, ``None`` not on the
     board yet); ``exact`` writes every time to the last decimal and the lift time, otherwise
     tenths and only what a person reads; ``late`` adds the word ``late`` (a reader ignores it).
+    The line is :class:`~companion.remark.Words`: the English text the notation file
+    writes, whose words (``ring``, ``pass``, a colour) a replay says in the players' language.
     """
     if kind == "raw":
-        return notation.raw_text(events[0], exact)
+        return joined([notation.raw_text(events[0], exact)])
     e = events[0]
     if kind == "move":
         lift = e if e["ev"] == "lift" else None
@@ -104,37 +119,48 @@ def text(
         glass = str(release["glass"])
         to = release.get("to") or "?"
         mover = "red" if glass.startswith("r") else "black"
-        words = [glass, to if origin is None else f"{origin}-{to}"]
+        words: list[str | Words] = [glass, to if origin is None else f"{origin}-{to}"]
         if late:
-            words.append("late")
+            words.append(word(N_("late")))
         for ring in events[2 if lift is not None else 1 :]:
-            word = "+ring"
+            parts: list[str | Words] = ["+", RING]
             if ring["player"] != mover:
-                word += f"({ring['player']})"
+                parts += ["(", player_word(str(ring["player"])), ")"]
             if ring.get("space"):
-                word += f":{ring['space']}"
+                parts.append(f":{ring['space']}")
             if exact and ring["t"] != release["t"]:
-                word += stamp(ring["t"], True)
-            words.append(word)
+                parts.append(stamp(ring["t"], True))
+            words.append(joined(parts))
         words.append(stamp(release["t"], exact))
         if lift is not None and exact:
             words.append("lift" if lift["t"] == release["t"] else "lift" + stamp(lift["t"], True))
-        return " ".join(words)
+        return joined(words, " ")
     when = stamp(e["t"], exact)
     if kind in ("lift", "putback"):
-        return f"{e['glass']} {kind} {when}"
+        return joined([str(e["glass"]), kind, when], " ")
     if kind == "ring":
         space = f":{e['space']}" if e.get("space") else ""
-        return f"{e['player']} +ring{space} {when}"
+        return joined([player_word(str(e["player"])), joined(["+", RING, space]), when], " ")
     if kind == "timer15":
-        return f"{e['player']} T15 {when}"
+        return joined([player_word(str(e["player"])), "T15", when], " ")
     if kind == "pass":
-        return f"{e['player']} pass {when}"
+        return joined([player_word(str(e["player"])), word(N_("pass")), when], " ")
     if kind == "end":
-        return f"end {when}"
+        return joined([word(N_("end")), when], " ")
     if kind == "note":
-        return f"note {notation.json_text(str(e.get('text', '')))} {when}"
-    return notation.raw_text(e, exact)
+        return joined([word(N_("note")), notation.json_text(str(e.get("text", ""))), when],
+                      " ")
+    return joined([notation.raw_text(e, exact)])
+
+
+#: The word ``ring`` of a line (``+ring``), said in the players' language on a replay.
+RING = word(N_("ring"))
+
+
+def player_word(player: str) -> str:
+    """A player's colour in a line: a word of the game (``červený`` in Czech) where a replay
+    shows it, else as it is."""
+    return word(player, "player") if player in PLAYERS else player
 
 
 def parse_line(body: str, number: int) -> list[dict[str, Any]]:

@@ -294,4 +294,4 @@ def png(frame: Frame, *, title: str = "", total: int | None = None) -> Image.Ima
 
 def svg(frame: Frame, *, title: str = "", total: int | None = None) -> str:
     """The frame as a standalone SVG document."""
-    return to_svg(shapes(frame, title=title, total=total), SIZE, title=frame.label)
+    return to_svg(shapes(frame, title=title, total=total), SIZE, title=frame.shown)

@@ -32,7 +32,7 @@ from companion.tantrix.cellnames import CellNames
 from companion.tantrix.corrections import Ledger
 from companion.tantrix.events import parse_placement
 from companion.tantrix.game import Game, IllegalPlacement
-from companion.tantrix.notation import group, line_kind
+from companion.tantrix.notation import group, line_kind, line_words
 from companion.tantrix.notation import text as line_text
 from companion.tantrix.simulate import make_game, mode_of, play_event, state, who
 from companion.tantrix.words import refusal_in_words, rule_in_words
@@ -125,6 +125,7 @@ class _GameNames:
 
     def __init__(self) -> None:
         self.names = CellNames()
+        self._written: dict[tuple[int, int], Remark] = {}
 
     def know(self, cells: set[tuple[int, int]]) -> None:
         self.names = CellNames.of(cells)
@@ -136,6 +137,15 @@ class _GameNames:
     def refusal(self, english: str) -> str:
         """A refusal's detail in the players' language, its cells named."""
         return refusal_in_words(english, self.names)
+
+    def written(self, q: int, r: int) -> Remark:
+        """Cell ``(q, r)`` as a line of the notation writes it (``(1,0)``), its name when a
+        replay shows the line (``c4``): one remark a cell, shared by every line naming it."""
+        found = self._written.get((q, r))
+        if found is None:
+            found = Remark.via(lambda _text: self.names.name(q, r), f"({q},{r})", english=True)
+            self._written[(q, r)] = found
+        return found
 
     def at(self, q: int, r: int) -> Remark:
         """Cell ``(q, r)`` as a remark's value: ``(q, r)`` in English, its name when shown."""
@@ -169,7 +179,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     table = _Table(make_game(header))
     first = table.state()
-    frames = [Frame(0, 0.0, "start", first,
+    frames = [Frame(0, 0.0, Remark(N_("start")), first,
                     (Remark(N_("{player} to play"), player=Remark(players[0])),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
@@ -219,18 +229,20 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                          else Remark(N_("game over: {player} wins ({points})"),
                                      player=Remark(w), points=points))
         group_objs = [objs[i] for i in record.events]
-        label = line_text(group_objs, record.kind, player=player, exact=False)
+        label = line_words(group_objs, record.kind, player=player, exact=False,
+                          cell=naming.written)
         text = line_text(group_objs, record.kind, player=player, exact=True)
         frames.append(
             Frame(
                 len(frames),
                 t,
-                label,
+                str(label),
                 now,
                 tuple(marks),
                 record=k + 1,
                 highlight=filled,
                 refused=len(table.violations) > refused_before,
+                words=label,
             )
         )
         lines.append(Line(text, "; ".join(marks), move=filled is not None))  # a tile laid
@@ -297,7 +309,7 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         return _SoloTable(solo.make(mode, header, 1))
 
     table = start()
-    frames = [Frame(0, 0.0, "start", table.state(),
+    frames = [Frame(0, 0.0, Remark(N_("start")), table.state(),
                     (Remark(N_("Tantrix {mode}"), mode=Remark.via(_mode_word, mode)),))]
     lines: list[Line] = []
     cells: set[tuple[int, int]] = set()
@@ -321,10 +333,10 @@ def fold_solo(mode: str, header: dict[str, Any], events: list[NumberedEvent],
         if now.get("solved") and not any("SOLVED" in m for f in frames for m in f.marks):
             marks.append(Remark(N_("SOLVED")))
         group_objs = [objs[i] for i in record.events]
-        label = line_text(group_objs, record.kind, exact=False)
+        label = line_words(group_objs, record.kind, exact=False, cell=naming.written)
         frames.append(
-            Frame(len(frames), t, label, now, tuple(marks), record=k + 1, highlight=filled,
-                  refused=len(table.violations) > refused_before)
+            Frame(len(frames), t, str(label), now, tuple(marks), record=k + 1, highlight=filled,
+                  refused=len(table.violations) > refused_before, words=label)
         )
         lines.append(Line(line_text(group_objs, record.kind, exact=True), "; ".join(marks),
                           move=moved))

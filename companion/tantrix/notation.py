@@ -10,11 +10,12 @@ The colour in front is for the reader (the rules know whose turn it is).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion import notation
 from companion.notation import Record, end_or_note, only_time, read_time, stamp
+from companion.remark import N_, Words, joined, word
 from companion.scenario import MalformedInput
 from companion.tantrix.events import parse_placement
 from companion.tantrix.simulate import EVENTS, HAND_EVENTS, parse_starter
@@ -95,6 +96,11 @@ def group(events: Sequence[Mapping[str, Any]], kinds: Sequence[str]) -> list[Rec
     return records
 
 
+#: The words of a line a replay says in the players' language (``make catalogs`` finds them).
+WORDS = (N_("draws"), N_("draw"), N_("lift"), N_("discard"), N_("return"), N_("gobble"),
+         N_("to"), N_("finish"), N_("starter"), N_("done"), N_("undo"), N_("end"), N_("note"))
+
+
 def text(
     events: Sequence[Mapping[str, Any]],
     kind: str,
@@ -102,41 +108,63 @@ def text(
     player: str | None = None,
     exact: bool = True,
 ) -> str:
+    """One Tantrix line as the notation file writes it (:func:`line_words`, joined)."""
+    return str(line_words(events, kind, player=player, exact=exact))
+
+
+def line_words(
+    events: Sequence[Mapping[str, Any]],
+    kind: str,
+    *,
+    player: str | None = None,
+    exact: bool = True,
+    cell: Callable[[int, int], str] | None = None,
+) -> Words:
     """One Tantrix line for the inputs of one record; ``player`` (the colour on turn) is
-    written in front for the reader."""
+    written in front for the reader.
+
+    The line is :class:`~companion.remark.Words`: the English text the notation file
+    writes, whose words (``draws``, ``done``, a colour) a replay says in the players' language;
+    ``cell`` gives a placement's cell as such a part (a replay's fold names it as its picture
+    does: ``(1,0)`` in the file, ``c4`` on the page), else it is ``(q,r)``.
+    """
     if kind == "raw":
-        return notation.raw_text(events[0], exact)
+        return joined([notation.raw_text(events[0], exact)])
     e = events[0]
-    words = [player] if player and kind in ("place", "done", "undo") else []
+    front = player and kind in ("place", "done", "undo")
+    words: list[str | Words] = [word(player)] if player and front else []
     if kind == "place":
-        words += [f"#{e['tile']}", f"({e['q']},{e['r']})", f"r{e['rot']}"]
+        where = cell(e["q"], e["r"]) if cell is not None else f"({e['q']},{e['r']})"
+        words += [f"#{e['tile']}", where, f"r{e['rot']}"]
     elif kind == "note":
-        words += ["note", notation.json_text(str(e.get("text", "")))]
+        words += [word("note"), notation.json_text(str(e.get("text", "")))]
     elif kind == "draw" and e.get("player") is not None:
-        words += [str(e["player"]), "draws", f"#{e['tile']}"]
+        words += [word(str(e["player"])), word("draws"), f"#{e['tile']}"]
     elif kind in ("draw", "lift"):  # a solo mode: no player
-        words += [kind, f"#{e['tile']}"]
+        words += [word(kind), f"#{e['tile']}"]
     elif kind == "gobble":
         to = e["to"]
-        words += ["gobble", str(e["player"]), "to", *([to] if isinstance(to, str) else to)]
+        words += [word("gobble"), str(e["player"]), word("to"),
+                  *([to] if isinstance(to, str) else to)]
     elif kind == "finish":
-        words += ["finish", str(e["player"])]
+        words += [word("finish"), str(e["player"])]
     elif kind == "starter":
         draws = e["draws"]
-        words.append("starter")
+        words.append(word("starter"))
         if isinstance(draws, dict):
             for colour, tile in draws.items():
-                words += [str(colour), f"#{tile}"]
+                words += [word(str(colour)), f"#{tile}"]
         else:
             words += [f"#{tile}" for tile in draws]
     else:
-        words.append(kind)
+        words.append(word(kind))
     if e.get("t") is not None:
         words.append(stamp(e["t"], exact))
     if kind == "place" and len(events) > 1:
         done = events[1]
-        words.append("done" + (stamp(done["t"], exact) if done.get("t") is not None else ""))
-    return " ".join(words)
+        words.append(joined([word("done"),
+                             stamp(done["t"], exact) if done.get("t") is not None else ""]))
+    return joined(words, " ")
 
 
 def parse_line(body: str, number: int) -> list[dict[str, Any]]:

@@ -316,4 +316,4 @@ def svg(frame: Frame, *, cells: Sequence[Cell] | None = None, title: str = "",
         total: int | None = None) -> str:
     layout = layout_for(frame, cells)
     return to_svg([*names(layout), *dynamic(frame, layout, title=title, total=total)], SIZE,
-                  title=frame.label)
+                  title=frame.shown)

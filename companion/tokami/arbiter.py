@@ -136,7 +136,7 @@ def board_svg(card: Mapping[str, Any], *, label: str) -> str | None:
     width, height = picture.size_of(state)
     rows = coordinates(state, height)
     size = (width, height + TURN_ROW * len(rows) + (picture.MARGIN if rows else 0))
-    return to_svg([*sheet, *rows], size, title=frame.label)
+    return to_svg([*sheet, *rows], size, title=frame.shown)
 
 
 def coordinates(state: Mapping[str, Any], top: float) -> list[Any]:

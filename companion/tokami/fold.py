@@ -28,7 +28,7 @@ from companion.replay.model import usable_events as model_usable
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game, IllegalTurn, Played
-from companion.tokami.notation import group, line_kind
+from companion.tokami.notation import group, line_kind, line_words
 from companion.tokami.notation import text as line_text
 from companion.tokami.setup import Setup
 from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
@@ -189,7 +189,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
     records = group(objs, [line_kind(o) for o in objs])
     table = _Table(Game(setup))
     first = table.state()
-    frames = [Frame(0, 0.0, "start", first,
+    frames = [Frame(0, 0.0, Remark(N_("start")), first,
                     (Remark(N_("{player} to play"), player=setup.players[0]),))]
     lines: list[Line] = []
     for k, record in enumerate(records):
@@ -207,10 +207,11 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
         now = table.state()
         refused = table.violations[refused_before:]
         marks = _marks(before, now, obj, undone, refused)
-        label = line_text(obj, record.kind, exact=False)
+        label = line_words(obj, record.kind, exact=False)
         text = line_text(obj, record.kind, exact=True)
         frames.append(
-            Frame(len(frames), t, label, now, tuple(marks), record=k + 1, refused=bool(refused))
+            Frame(len(frames), t, str(label), now, tuple(marks), record=k + 1,
+                  refused=bool(refused), words=label)
         )
         #: a move: a turn the rules accepted (not an undo, the end, a note or a correction)
         moved = obj["ev"] not in CONTROL_EVENTS and not refused

@@ -16,6 +16,8 @@ from typing import Any
 
 from companion import notation
 from companion.notation import Record, read_time, stamp
+from companion.remark import N_, Words, joined
+from companion.remark import word as remark_word
 from companion.scenario import MalformedInput
 from companion.tokami.simulate import CONTROL_EVENTS, EVENTS
 from companion.tokami.turns import Turn
@@ -66,32 +68,52 @@ def _word(text: str) -> str:
     return text
 
 
+def _colour_word(colour: str) -> str:
+    """A block's colour in a line: a word a replay says in the players' language (``rouge``),
+    as the remarks say it; a quoted colour stays as it is written."""
+    said = _word(colour)
+    return remark_word(colour) if said == colour else said
+
+
 def text(event: Mapping[str, Any], kind: str, *, exact: bool = True) -> str:
-    """One Tokami line for one input: ``Anna: blue up, +green @0:12``."""
+    """One Tokami line as the notation file writes it (:func:`line_words`, joined)."""
+    return str(line_words(event, kind, exact=exact))
+
+
+def line_words(event: Mapping[str, Any], kind: str, *, exact: bool = True) -> Words:
+    """One Tokami line for one input: ``Anna: blue up, +green @0:12``. The line is a
+    :class:`~companion.remark.Words`: the English text the notation file writes, whose
+    words (``up``, ``fell``, ``in hand``) a replay says in the players' language; names and
+    colours stay as the players chose them."""
     if kind == "raw":
-        return notation.raw_text(event, exact)
+        return joined([notation.raw_text(event, exact)])
     player = event.get("player")
-    words: list[str] = []
+    words: list[str | Words] = []
     if isinstance(player, str):
         words.append(_word(player) + ":")
     if kind == "bonus":
-        words += [_word(event["block"]), "up,", "+" + _word(event["bonus"])]
+        words += [_colour_word(event["block"]), joined([remark_word(N_("up")), ","]),
+                  joined(["+", _colour_word(event["bonus"])])]
     elif kind == "higher":
-        words += [_word(event["block"]), "up"]
+        words += [_colour_word(event["block"]), remark_word(N_("up"))]
     elif kind == "not_higher":
-        words += [_word(event["block"]), "not", "higher"]
+        words += [_colour_word(event["block"]), remark_word(N_("not higher"))]
     elif kind == "fell":
-        words.append("fell")
-        fallen = ",".join(_word(c) for c in event["fallen"])
-        if fallen:
-            words.append(fallen)
+        words.append(remark_word(N_("fell")))
+        if event["fallen"]:
+            words.append(joined([_colour_word(c) for c in event["fallen"]], ","))
         if event.get("in_hand") is not None:
-            words.append(f"(in hand {_word(event['in_hand'])})")
+            words.append(joined(["(", remark_word(N_("in hand")), " ",
+                                 _colour_word(event["in_hand"]), ")"]))
     else:  # declined, undo, end
-        words.append(kind)
+        words.append(remark_word(kind))
     if event.get("t") is not None:
         words.append(stamp(event["t"], exact))
-    return " ".join(words)
+    return joined(words, " ")
+
+
+#: The words of a line that is a control or a refusal, for ``make catalogs``.
+CONTROL_WORDS = (N_("declined"), N_("undo"), N_("end"))
 
 
 def _tokens(body: str, number: int) -> list[str]:

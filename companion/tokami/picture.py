@@ -148,7 +148,7 @@ def header(frame: Frame, *, title: str = "", total: int | None = None) -> list[S
     if total is not None:  # a replay's frame (the arbiter's live sheet has no move number)
         where += "   " + move_words(frame, total)
     out.append(Text(MARGIN, 32, where, Ink.GREY, 1))
-    label = frame.label.split(" @")[0] if frame.index else _("start of the game")
+    label = frame.shown.split(" @")[0] if frame.index else _("start of the game")
     scale = 2 if len(label) <= _CHARS // 2 else 1
     out.append(Text(MARGIN, 48, bitmap.clip(label, _CHARS // scale),
                     Ink.REFUSED if frame.refused else Ink.TEXT, scale))
@@ -330,7 +330,7 @@ def png(frame: Frame, *, setup: Setup | None = None, title: str = "",
 def svg(frame: Frame, *, setup: Setup | None = None, title: str = "",
         total: int | None = None) -> str:
     return to_svg(shapes(frame, setup=setup, title=title, total=total), size_of(frame.state),
-                  title=frame.label)
+                  title=frame.shown)
 
 
 def dynamic(replay: Replay, frame: Frame) -> list[Shape]:
@@ -346,7 +346,7 @@ def picture(replay: Replay, frame: Frame) -> Image.Image:
 
 def picture_svg(replay: Replay, frame: Frame) -> str:
     """One frame of a Tokami game as a standalone SVG document."""
-    return to_svg(dynamic(replay, frame), size_of(frame.state), title=frame.label)
+    return to_svg(dynamic(replay, frame), size_of(frame.state), title=frame.shown)
 
 
 def write_pngs(replay: Replay, folder: str | Path) -> list[Path]:

@@ -65,14 +65,17 @@ def test_a_position_that_is_not_in_the_record_is_refused(
     assert caught.value.code == 2
 
 
-def test_the_move_list(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_move_list_names_the_cells_as_the_picture_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The list shows the lines of the notation, each cell by the row letter and column number
+    the replay's board draws (the notation file keeps ``(0,0)``)."""
     assert main(["replay", str(scenario("t01_discovery_red_loop")), "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
-        "  1. red #1 (0,0) r5 @0:00.0 done@0:01.0",
-        "  2. blue #2 (1,0) r4 @0:02.0 done@0:03.0",
-        "  3. red #4 (0,1) r4 @0:04.0 done@0:05.0",
-        "  4. blue #3 (-1,1) r1 @0:06.0 done@0:07.0",
+        "  1. red #1 b2 r5 @0:00.0 done@0:01.0",
+        "  2. blue #2 b3 r4 @0:02.0 done@0:03.0",
+        "  3. red #4 c3 r4 @0:04.0 done@0:05.0",
+        "  4. blue #3 c2 r1 @0:06.0 done@0:07.0",
     ]
 
 
