@@ -491,9 +491,12 @@ async def serve(
         loop = asyncio.get_running_loop()
 
         def read_stdin() -> None:
-            for line in sys.stdin:
-                loop.call_soon_threadsafe(on_line, line, daemon.deliver)
-            loop.call_soon_threadsafe(daemon.stop)
+            try:
+                for line in sys.stdin:
+                    loop.call_soon_threadsafe(on_line, line, daemon.deliver)
+                loop.call_soon_threadsafe(daemon.stop)
+            except RuntimeError:  # the loop has closed (the daemon stopped): nothing to tell
+                return
 
         import threading
 
