@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -44,19 +44,26 @@ def parse_line(line: str) -> tuple[str, int, tuple[int, int, int] | None] | None
     return ("lay", tile, (q, r, rot))
 
 
-def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
-    puzzle = DiscoveryPuzzle(n)
-    colour = discovery_colour(n)
-    out.write(f"Discovery {n}: one {colour} loop through tiles 1 to {n}\n")
+def typed_moves(
+    lines: Iterable[str], out: TextIO
+) -> Iterator[tuple[str, int, tuple[int, int, int] | None]]:
+    """The moves typed one a line (``lift``/``lay``, the tile, where), as both puzzles read
+    them; a line that is no move is answered with ``?`` and why, and skipped."""
     for line in lines:
         try:
             parsed = parse_line(line)
         except ValueError as exc:
             out.write(f"  ? {exc}\n")
             continue
-        if parsed is None:
-            continue
-        kind, tile, where = parsed
+        if parsed is not None:
+            yield parsed
+
+
+def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
+    puzzle = DiscoveryPuzzle(n)
+    colour = discovery_colour(n)
+    out.write(f"Discovery {n}: one {colour} loop through tiles 1 to {n}\n")
+    for kind, tile, where in typed_moves(lines, out):
         try:
             if kind == "lift":
                 puzzle.lift(tile)
@@ -88,15 +95,7 @@ def play_rainbow(colour: str, lines: Iterable[str], out: TextIO) -> bool:
 
     puzzle = Rainbow(colour)
     out.write(f"Rainbow {colour}: tiles {' '.join(map(str, puzzle.tiles))}\n")
-    for line in lines:
-        try:
-            parsed = parse_line(line)
-        except ValueError as exc:
-            out.write(f"  ? {exc}\n")
-            continue
-        if parsed is None:
-            continue
-        kind, tile, where = parsed
+    for kind, tile, where in typed_moves(lines, out):
         try:
             if kind == "lift" or puzzle.table.where_is(tile) is not None:
                 puzzle.lift(tile)
