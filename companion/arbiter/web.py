@@ -557,52 +557,47 @@ class ArbiterServer:
 
     # ------------------------------------------------------------------ commands
 
-    async def _command(self, request: web.Request) -> web.StreamResponse:
-        client = request.remote or "?"
+    async def _posted_json(self, request: web.Request) -> tuple[Any, web.StreamResponse | None]:
+        """The JSON body of a command or a pairing, read under the page's guards (CSRF, content
+        type, a declared and bounded length, a time limit), or the refusal to answer with."""
         why = self._csrf_refusal(request)
         if why is not None:
-            self.audit("refused", reason=why, client=client)
-            return _json(HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {why}"})
+            self.audit("refused", reason=why, client=request.remote or "?")
+            return None, _json(HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {why}"})
         if request.content_type != "application/json":
-            return _json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
-                         {"ok": False, "detail": "the body must be application/json"})
+            return None, _json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
+                               {"ok": False, "detail": "the body must be application/json"})
         length = request.content_length
         if length is None or length < 0:
-            return _json(HTTPStatus.LENGTH_REQUIRED,
-                         {"ok": False, "detail": "a Content-Length is required"})
+            return None, _json(HTTPStatus.LENGTH_REQUIRED,
+                               {"ok": False, "detail": "a Content-Length is required"})
         if length > self.limits.max_body:
-            return _json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, {"ok": False, "detail": "too large"})
+            return None, _json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                               {"ok": False, "detail": "too large"})
         try:
             async with asyncio.timeout(self.limits.body_timeout_s):
                 raw = await request.read()
         except TimeoutError:
-            return _json(HTTPStatus.REQUEST_TIMEOUT, {"ok": False, "detail": "body too slow"})
+            return None, _json(HTTPStatus.REQUEST_TIMEOUT,
+                               {"ok": False, "detail": "body too slow"})
         try:
-            body = json.loads(raw or b"null")
+            return json.loads(raw or b"null"), None
         except (ValueError, UnicodeDecodeError):
-            body = None
-        status, answer = await self.command(body, client)
+            return None, None
+
+    async def _command(self, request: web.Request) -> web.StreamResponse:
+        body, refusal = await self._posted_json(request)
+        if refusal is not None:
+            return refusal
+        status, answer = await self.command(body, request.remote or "?")
         return _json(status, answer)
 
     async def _pairing(self, request: web.Request) -> web.StreamResponse:
         """The manual assignment of a pairing to a table (same checks as a correction)."""
-        client = request.remote or "?"
-        why = self._csrf_refusal(request)
-        if why is not None:
-            self.audit("refused", reason=why, client=client)
-            return _json(HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {why}"})
-        if request.content_type != "application/json":
-            return _json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
-                         {"ok": False, "detail": "the body must be application/json"})
-        length = request.content_length
-        if length is None or length < 0 or length > self.limits.max_body:
-            return _json(HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "bad Content-Length"})
-        try:
-            async with asyncio.timeout(self.limits.body_timeout_s):
-                body = json.loads(await request.read() or b"null")
-        except (TimeoutError, ValueError, UnicodeDecodeError):
-            body = None
-        status, answer = await self.assign(body, client)
+        body, refusal = await self._posted_json(request)
+        if refusal is not None:
+            return refusal
+        status, answer = await self.assign(body, request.remote or "?")
         return _json(status, answer)
 
     async def assign(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
