@@ -152,7 +152,7 @@ def defects(frame: Frame, *, names: Iterable[str] = (), choices: Iterable[str] =
     shown = " " + " ".join(frame.texts()) + " "
     for choice in choices:
         key = str(choice).split(" ")[0]
-        if f" {key} " not in shown:
+        if f" {key} " not in shown and f" {key}:" not in shown:
             found.append(f"choice not shown: {choice!r}")
     return found
 
