@@ -8,7 +8,9 @@ from companion.i18n import N_
 
 START_DRAW = N_("start draw: {player}'s tile? {typed}_ # (0#: skip)")
 DRAW = N_("{player} draws: tile no.? {typed}_ #")
-TILE = N_("tile no.? {typed}_  D: menu")
+TILE = N_("tile? {typed}_  D: menu")
+#: After the free move: the next tile (a forced space), or D then 1 to end the turn.
+TILE_OR_END = N_("tile? {typed}_  D 1: end")
 HAND = N_("hand {tiles}")
 MUST_FILL = N_("must fill {fills}")
 START_SKIPPED = N_("no start draw: {player} opens")

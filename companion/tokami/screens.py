@@ -253,9 +253,9 @@ def _confirm_words(view: Mapping[str, Any]) -> str | None:
     return None
 
 
-def choices_page(view: Mapping[str, Any]) -> int:
+def prompt_page(view: Mapping[str, Any]) -> int:
     """Which page of the choices is up (the table counts them from the last key)."""
-    return int(view.get("choices_page") or 0)
+    return int(view.get("prompt_page") or 0)
 
 
 # -- choices a page at a time ----------------------------------------------------------------
@@ -406,7 +406,7 @@ def _draw_compact(
     if view.get("error"):
         _draw_refusal(draw, palette, view, 0, width - 1, top - 1, first - 4)
         return
-    page = choices_page(view)
+    page = prompt_page(view)
     confirm = _confirm_words(view)
     if confirm is not None:
         keys = _(_CONFIRM_KEYS[stage]) if stage in _CONFIRM_KEYS else ""
@@ -511,7 +511,7 @@ def _draw_tall(
     y += PITCH
     entry = view.get("entry") or {}
     stage = str(entry.get("stage") or "outcome")
-    page = choices_page(view)
+    page = prompt_page(view)
     confirm = _confirm_words(view)
     if confirm is not None:
         draw_paragraph(draw, palette, confirm + "?", 0, width - 1, y, y + PITCH + LINE_HEIGHT - 1,

@@ -334,7 +334,7 @@ class TokamiTable(KeypadTable):
             "error": self.error,
         }
 
-    def offers_choices(self) -> bool:
+    def pages_prompt(self) -> bool:
         """A game in play asks a question and lists the keys that answer it."""
         return self.game is not None and self.entry is not None
 

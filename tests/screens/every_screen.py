@@ -107,3 +107,101 @@ def tokami_screens(walk: int = 90) -> Iterator[Shown]:
                 yield Shown(f"tokami {number} after ...{pressed[-12:]}", s.view, tokami_screen)
         finally:
             table.close()
+
+
+# -- Tantrix ---------------------------------------------------------------------------------------
+
+#: Tile numbers typed most (some of them are on the table, some not), then ``#`` and the keys of
+#: a placement (A/B spot, C turn), the menu's D and ``*``.
+TANTRIX_WEIGHTS = {"1": 3, "2": 3, "3": 2, "4": 2, "5": 2, "#": 5, "A": 2, "B": 1, "C": 2,
+                   "D": 1.5, "*": 1.5, "0": 1}
+
+
+def _tantrix_start(s: Seat, start: str) -> None:
+    """A Tantrix table brought to the starting point named ``start``."""
+    from companion.tantrix.autoplay import random_game, random_hands_game
+
+    if start.startswith("strategy"):
+        _, players, tiles = start.split(":")
+        colours = ("red", "yellow", "green", "blue")[: int(players)]
+        s.table.start_game(list(colours), names={"red": "Ada", "yellow": "Benedikt"})
+        play_events(s, random_game(random.Random(int(tiles)), colours,
+                                   stop_after=int(tiles)).events)
+    elif start.startswith("hands"):
+        tiles = int(start.split(":")[1])
+        game = random_hands_game(random.Random(tiles), ("red", "yellow"))
+        s.table.start_game(["red", "yellow"], names={"red": "Ada"}, hands=True)
+        events = game.events[: tiles]
+        play_events(s, events)
+    elif start.startswith("solitaire"):
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tantrix"))
+        from solo_play import random_solitaire
+
+        _, events = random_solitaire(random.Random(4), stop_after=int(start.split(":")[1]))
+        s.table.start_solo("solitaire")
+        play_solo_events(s, events)
+    elif start.startswith("rainbow"):
+        s.table.start_solo("rainbow", puzzle=start.split(":")[1])
+    elif start.startswith("gobble_race"):
+        players = int(start.split(":")[1])
+        s.table.start_solo("gobble", players=["Ada", "Benedikt", "Chloé", "Dominique", "Eve",
+                                              "Fé"][:players])
+    elif start.startswith("gobble"):
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tantrix"))
+        from solo_play import random_gobble
+
+        _, events = random_gobble(random.Random(1), stop_after=int(start.split(":")[1]))
+        s.table.start_solo("gobble")
+        play_solo_events(s, events)
+    else:
+        raise ValueError(start)
+
+
+#: Where the walks start: Strategy with 2 to 4 players at the opening, midgame and end, the game
+#: with hands, Solitaire, every Rainbow puzzle, Gobble alone and the Gobble race.
+TANTRIX_STARTS = (
+    "strategy:2:0", "strategy:3:20", "strategy:4:30", "strategy:2:56", "hands:0", "hands:40",
+    "solitaire:0", "solitaire:20", "rainbow:green", "rainbow:yellow", "rainbow:white",
+    "rainbow:blue", "rainbow:red", "gobble:0", "gobble:30", "gobble_race:2", "gobble_race:6",
+)
+
+
+def tantrix_screens(walk: int = 70) -> Iterator[Shown]:
+    """Every Tantrix mode from its starting points: tile numbers typed, placed, refused, the
+    D menu and its pages, undo, the end of a game."""
+    for number, start in enumerate(TANTRIX_STARTS):
+        table = _open("tantrix")
+        try:
+            s = table.seat
+            _tantrix_start(s, start)
+            yield Shown(f"tantrix {start}", s.view, tantrix_screen)
+            for pressed in _walk(s, random.Random(number), walk, TANTRIX_WEIGHTS):
+                s.clock.advance(7)  # a Gobble race's clock runs
+                yield Shown(f"tantrix {start} after ...{pressed[-12:]}", s.view, tantrix_screen)
+        finally:
+            table.close()
+
+
+# -- the Discovery puzzle --------------------------------------------------------------------------
+
+
+def puzzle_screens(walk: int = 60) -> Iterator[Shown]:
+    """Discovery puzzles of 3 to 10 tiles from their start: tiles typed and laid, refused,
+    the D menu, lifting a tile, starting again, a solved puzzle."""
+    from companion.puzzle.screens import puzzle_screen
+    from tests.tables.screen_views import DISCOVERY_4, lay_tile, puzzle_seat
+
+    for n in (3, 4, 7, 10):
+        folder = tempfile.TemporaryDirectory()
+        s = puzzle_seat(Path(folder.name))
+        try:
+            s.table.start_game(n)
+            if n == 4:
+                for p in DISCOVERY_4:
+                    lay_tile(s, p)
+            yield Shown(f"discovery {n}", s.view, puzzle_screen)
+            for pressed in _walk(s, random.Random(n), walk, TANTRIX_WEIGHTS):
+                yield Shown(f"discovery {n} after ...{pressed[-12:]}", s.view, puzzle_screen)
+        finally:
+            s.table.close()
+            folder.cleanup()

@@ -146,8 +146,9 @@ def defects(frame: Frame, *, names: Iterable[str] = (), choices: Iterable[str] =
         for j, second, b in boxes[i + 1 :]:
             if a is None or b is None or not _overlaps(a, b):
                 continue
-            if any(i < at <= j and _covered(a, area) for at, area in frame.fills):
-                continue  # the later line is drawn on a box that hid the earlier one
+            both = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+            if any(i < at <= j and _covered(both, area) for at, area in frame.fills):
+                continue  # the later line is drawn on a box that hid the earlier one there
             found.append(f"over each other: {first.text!r} and {second.text!r}")
     shown = " " + " ".join(frame.texts()) + " "
     for choice in choices:

@@ -19,6 +19,8 @@ from tests.screens.fitting import Frame, defects, drawn, players_of
 
 FAMILIES: dict[str, Callable[[], Iterator[Shown]]] = {
     "tokami": every_screen.tokami_screens,
+    "tantrix": every_screen.tantrix_screens,
+    "discovery": every_screen.puzzle_screens,
 }
 
 
@@ -28,11 +30,11 @@ MOST_PAGES = 4
 
 def pages(shown: Shown, size: tuple[int, int], mode: str) -> list[Frame]:
     """The frames of every page of choices ``shown`` takes on a panel (the table counts
-    ``choices_page`` up from the last key; the screen goes round its pages), the first again
+    ``prompt_page`` up from the last key; the screen goes round its pages), the first again
     ending the list."""
     frames: list[Frame] = []
     for page in range(MOST_PAGES + 1):
-        view = {**shown.view, "choices_page": page}
+        view = {**shown.view, "prompt_page": page}
         frame = drawn(lambda: shown.draw(view, size=size, mode=mode))  # noqa: B023
         if frames and frame.texts() == frames[0].texts():
             return frames

@@ -112,9 +112,9 @@ def test_choices_more_than_the_rows_hold_are_shown_a_page_at_a_time() -> None:
         view["forbidden"] = "red"
         view["entry"]["choices"] = [*view["entry"]["choices"][:4], "5 renonce", "A annuler",
                                     "D abandonner"]
-        first = drawn_texts({**view, "choices_page": 0})
-        second = drawn_texts({**view, "choices_page": 1})
-        again = drawn_texts({**view, "choices_page": 2})
+        first = drawn_texts({**view, "prompt_page": 0})
+        second = drawn_texts({**view, "prompt_page": 1})
+        again = drawn_texts({**view, "prompt_page": 2})
     finally:
         i18n.reset()
     assert "1/2" in first and "2/2" in second and again == first
@@ -130,13 +130,13 @@ def test_the_table_turns_the_pages_of_choices_while_no_key_comes() -> None:
     with table("tokami") as s:
         s.table.start_game(["Anna", "Ben"])
         s.press("1")
-        assert s.view["choices_page"] == 0
+        assert s.view["prompt_page"] == 0
         assert s.table.next_wakeup() == pytest.approx(s.clock.now() + PAGE_S)
         s.clock.advance(PAGE_S)
         s.table.poll()
-        assert s.table.changed and s.view["choices_page"] == 1
+        assert s.table.changed and s.view["prompt_page"] == 1
         s.press("*")  # a key: the first page again
-        assert s.view["choices_page"] == 0
+        assert s.view["prompt_page"] == 0
 
 
 def test_a_refusal_takes_the_place_of_the_question() -> None:
