@@ -23,10 +23,6 @@ from typing import Any
 
 from PIL import Image
 
-from companion.screens import error_screen
-from companion.tamsk.calibration_screen import calibration_screen
-from companion.tamsk.result_screen import result_screen
-from companion.tamsk.screens import screen as tamsk_screen
 from companion.tantrix.screens import tantrix_screen
 from companion.tokami.screens import tokami_screen
 from tests.tables.driving import Seat, play_events, play_solo_events, seat
@@ -205,3 +201,93 @@ def puzzle_screens(walk: int = 60) -> Iterator[Shown]:
         finally:
             s.table.close()
             folder.cleanup()
+
+
+# -- Tamsk -----------------------------------------------------------------------------------------
+
+#: Players with short names, long ones (cut in a header, as a name may be) and none.
+TAMSK_NAMES = ({"red": "Alice", "black": "Bob"}, {"red": "Maximilian", "black": "Bartholomäus"},
+               {})
+
+
+def tamsk_views() -> Iterator[dict[str, Any]]:
+    """Tamsk tables at every level, in play, with a glass in hand, a second ring, a glass
+    out of sand, the 15-second timer, a key entry, a refusal, a warning, and over for every
+    reason."""
+    from tests.screens import screen_cases as cases
+
+    makers = (cases.opening_view, cases.midgame_view, cases.dead_glass_view,
+              cases.countdown_view, cases.level1_view, cases.bars_only_view,
+              cases.time_tiebreak_view, cases.level1_tie_view)
+    for names in TAMSK_NAMES:
+        for make in makers:
+            for level in (1, 2, 3):
+                view = make()
+                view.update(names=dict(names), level=level)
+                yield view
+                yield {**view, "entry": "33"}
+                yield {**view, "warning": "sensor hub link lost: inputs are not seen"}
+                yield {**view, "error": cases.refused_view()["error"], "error_page": 1}
+        for reason, winner in (("rings", "red"), ("full-space", "black"), ("tie", "tie"),
+                               ("time-tiebreak", "black"), ("end", None),
+                               ("resignation", "red"), ("forfeit", "black")):
+            view = cases.over_view(reason, winner)
+            view["names"] = dict(names)
+            yield view
+
+
+def tamsk_screens() -> Iterator[Shown]:
+    """The Tamsk table, its result and refusal screens, the new-game menu, the arbiter's
+    keypad menu walked key by key, the calibration of each glass, a pairing, no game yet."""
+    from companion.arbiter.pairing_desk import Pairing
+    from companion.tamsk.arbiter_menu import ArbiterMenu
+    from companion.tamsk.screens import screen as tamsk_screen
+    from tests.arbiter.test_pin import PIN, lock
+
+    for number, view in enumerate(tamsk_views()):
+        yield Shown(f"tamsk view {number}", view, tamsk_screen)
+    for entry in ("", "3", "31", "312"):
+        for game in (None, "tamsk"):
+            yield Shown(f"new game {entry!r}", {"game": game, "paused": True, "entry": entry},
+                        tamsk_screen)
+    menu = ArbiterMenu(lock())
+    rng = random.Random(7)
+    for key in "***" + PIN + "#" + "".join(
+        rng.choices(KEYS, [4 if k.isdigit() else 2 if k == "#" else 1 for k in KEYS], k=160)
+    ):
+        menu.press(key, 100.0)
+        lines = menu.screen()
+        if lines:
+            view = {**cases_midgame(), "arbiter": lines}
+            yield Shown(f"arbiter menu after {key}", view, tamsk_screen)
+    for glass in ("r1", "r2", "r3", "b1", "b2", "b3"):
+        for measured in ({}, {"r1": [169.6, 170.0], "b2": [188.4]}):
+            for elapsed in (0.0, 7.0, 123.4, 999.9):
+                view = {"glass": glass, "elapsed": elapsed, "measured": measured}
+                yield Shown(f"calibrate {glass} {elapsed}", view, _calibration)
+    for first, second, tournament in (("Ada", "Ben", "Club open"),
+                                      ("Maximilian Bartholomäus", "Jean-Christophe Dupont",
+                                       "Championnat de France de Tamsk 2025")):
+        pairing = Pairing(tournament, 3, 12, first, second, "tamsk")
+        names = {"first": first, "second": second, "tournament": tournament}
+        yield Shown(f"pairing {first}", {"pairing": pairing.screen(), "names": names}, _picked)
+    yield Shown("no game", {"game": None, "kind": None}, _picked)
+
+
+def cases_midgame() -> dict[str, Any]:
+    from tests.screens.screen_cases import midgame_view
+
+    return midgame_view()
+
+
+def _calibration(view: dict[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
+    from companion.tamsk.calibration_screen import calibration_screen
+
+    return calibration_screen(view["glass"], 2 if view["measured"] else 1, view["elapsed"],
+                              view["measured"], size=size, mode=mode)
+
+
+def _picked(view: dict[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
+    from companion.hw.display import pick_screen
+
+    return pick_screen(view, size, mode)

@@ -12,6 +12,7 @@ that is the one cut allowed, since the name is known at the table and shown whol
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -112,12 +113,10 @@ def drawn(draw: Callable[[], Image.Image]) -> Frame:
 
 def _cut_names(text: str, names: Iterable[str]) -> str:
     """``text`` without the players' names shortened in it (``Domin~`` for Dominique)."""
-    for word in text.split(" "):
-        stem = word.rstrip(CUT)
-        if word.endswith(CUT) and len(stem) >= 1 and any(
-            n.startswith(stem) and n != stem for n in names
-        ):
-            text = text.replace(word, stem, 1)
+    for cut in re.finditer(r"(\S+?)( ?)" + re.escape(CUT), text):  # "Jean-Christophe ~"
+        stem = cut.group(1) + cut.group(2)
+        if any(n.startswith(stem) and n != stem for n in [*names, *(n + " " for n in names)]):
+            text = text.replace(cut.group(0), stem, 1)
     return text
 
 
@@ -134,6 +133,7 @@ def defects(frame: Frame, *, names: Iterable[str] = (), choices: Iterable[str] =
     (but for ``names`` shortened), lines off the picture, lines over each other, and those
     of ``choices`` (``"5 declined"``: a key and its word) whose key no line shows."""
     names = [n for n in names if n]
+    names += [word for n in names for word in n.split()]  # "Barth~" of "Maximilian Barth..."
     found: list[str] = []
     for line in frame.lines:
         width, height = line.size

@@ -21,6 +21,7 @@ FAMILIES: dict[str, Callable[[], Iterator[Shown]]] = {
     "tokami": every_screen.tokami_screens,
     "tantrix": every_screen.tantrix_screens,
     "discovery": every_screen.puzzle_screens,
+    "tamsk": every_screen.tamsk_screens,
 }
 
 
@@ -47,8 +48,9 @@ def unreadable(shown: Shown) -> list[str]:
     of choices is read for cut lines, and all of them together for the keys offered."""
     found = []
     # A refusal takes the question's place until the next key (any key clears it).
-    entry = shown.view.get("entry") or {}
-    choices = [] if shown.view.get("error") else entry.get("choices") or []
+    entry = shown.view.get("entry")
+    choices = [] if shown.view.get("error") or not isinstance(entry, dict) else (
+        entry.get("choices") or [])
     names = players_of(shown.view)
     for size, mode in PANELS:
         frames = pages(shown, size, mode)
