@@ -3,7 +3,7 @@ number and the move itself, and the game clock as people read it."""
 
 from __future__ import annotations
 
-from companion import notation
+from companion import numbers
 from companion.i18n import _
 from companion.replay import bitmap
 from companion.replay.model import Frame, where
@@ -12,8 +12,9 @@ from companion.replay.shapes import Shape, Text
 
 
 def clock(t: float) -> str:
-    """Game time as people read it, ``1:23.4`` (tenths cut, like a clock)."""
-    return notation.format_time(t, exact=False)
+    """Game time as people read it, ``1:23.4`` (``1:23,4`` in French and Czech: the tenths
+    cut, like a clock, as the notation cuts them; the notation keeps its point)."""
+    return numbers.clock(t)
 
 
 def panel_head(

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from companion import numbers
 from companion.i18n import _, pgettext
 from companion.screens.digits import digits_width, draw_digits
 from companion.screens.layout import PITCH, draw_title_bar, draw_warning_bar
@@ -78,7 +79,7 @@ def calibration_warning(
         return None
     name = glass if glass in off else next(iter(off))
     mean = mean_periods(measured)[name]
-    return f"{name} {off[name] * 100:+.1f}% ({mean:.1f} s)"
+    return f"{name} {numbers.percent(off[name], sign=True)} ({numbers.seconds(mean)})"
 
 
 def _flowed(words: str, width: int, lines: int) -> tuple[list[str], str]:
@@ -135,7 +136,7 @@ def calibration_screen(
         right=f"{pass_number}/{passes}"
     )
     digit_height = 24 if tall else 18
-    seconds = f"{min(elapsed, 999.9):.1f}"
+    seconds = numbers.decimal(min(elapsed, 999.9), 1).replace(" ", "")
     right = draw_digits(draw, 2, top, seconds, digit_height, palette.foreground)
     owner = pgettext("player", glass_owner(glass)).upper()
     words = _("{owner} ring when empty").format(owner=owner)
@@ -173,11 +174,12 @@ def calibration_screen(
         mark = "!" if name in off else ""
         if tall:
             passes_done = measured.get(name) or ()
-            text = " ".join(f"{p:.1f}" for p in passes_done) or "---"
+            text = " ".join(numbers.decimal(p, 1) for p in passes_done) or "---"
             draw_text(draw, x + 19, y, text, value_ink)
             if name in means:
-                deviation = (means[name] - nominal) / nominal * 100
-                draw_text_right(draw, x + cell - 2, y, f"{deviation:+.1f}%{mark}", value_ink)
+                deviation = (means[name] - nominal) / nominal
+                draw_text_right(draw, x + cell - 2, y,
+                                numbers.percent(deviation, sign=True) + mark, value_ink)
         else:
             value = f"{means[name]:.0f}{mark}" if name in means else "---"
             draw_text(draw, x + 16, y, value, value_ink)

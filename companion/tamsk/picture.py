@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion import numbers
 from companion.i18n import _, say
 from companion.replay import bitmap
 from companion.replay.model import Frame
@@ -233,7 +234,7 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
             period = float(g.get("period") or 180.0)
             sand = float(g.get("sand") or 0.0)
             out += _bar(x + 56, y - 1, 90, 8, sand / period, Ink.SAND)
-            out.append(Text(x + 152, y, f"{sand:5.1f}s", Ink.TEXT, 1))
+            out.append(Text(x + 152, y, numbers.seconds(sand).rjust(7), Ink.TEXT, 1))
         if timed:
             out.append(Text(right, y, _status(g, name in hands), Ink.GREY, 1, "rt"))
         y += 12
@@ -243,7 +244,7 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
         if timer.get("running"):
             remaining = float(timer.get("remaining") or 0.0)
             out.append(Text(x, y, _("15 s timer {left}s against {player}").format(
-                left=f"{remaining:4.1f}", player=colour_word(str(timer.get("against")))),
+                left=numbers.decimal(remaining, 1), player=colour_word(str(timer.get("against")))),
                 Ink.TEXT, 1))
             y += 11
             out += _bar(x, y, PANEL_W, 8, remaining / 15.0, Ink.HIGHLIGHT)

@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion import numbers
 from companion.i18n import _
 from companion.screens.digits import digits_width, draw_digits
 from companion.screens.layout import BAR as WARNING_BAR
@@ -97,6 +98,11 @@ def _column(player: str, width: int) -> tuple[int, int]:
 def _draw_ring_icon(draw: ImageDraw.ImageDraw, x: int, y: int, fill: Colour) -> None:
     """A small ring (5x5) drawn before a ring count, so the number reads as "rings left"."""
     draw.ellipse((x, y + 1, x + 4, y + 5), outline=fill)
+
+
+def said_seconds(sand: float) -> str:
+    """A glass's seconds (:func:`seconds_text`) with the players' decimal mark: ``9,4``."""
+    return seconds_text(sand).replace(".", numbers.cldr().decimal)
 
 
 def _draw_header(
@@ -207,7 +213,7 @@ def _draw_glass_row(
         bar_colour, text_colour = _sand_colours(palette, state, glass)
         bar_right = right
         if state.show_sand_seconds:
-            draw_text_right(draw, right + 1, y, seconds_text(info.sand), text_colour)
+            draw_text_right(draw, right + 1, y, said_seconds(info.sand), text_colour)
             bar_right = right - 3 * 6 - 2
         fraction = info.sand / state.period(glass)
         _draw_bar(draw, palette, (cursor, y, bar_right, y + 6), fraction, bar_colour)
@@ -320,7 +326,7 @@ def _draw_glass_block(
             draw_text(draw, x + 3, y + 10, _("dead"), palette.dim)
         else:
             if state.show_sand_seconds:
-                draw_text_right(draw, right + 1, y, seconds_text(info.sand), text_colour)
+                draw_text_right(draw, right + 1, y, said_seconds(info.sand), text_colour)
             fraction = info.sand / state.period(glass)
             _draw_bar(draw, palette, (x + 1, y + 10, right - 1, y + 16), fraction, bar_colour)
         block = 17
