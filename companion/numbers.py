@@ -83,7 +83,7 @@ def decimal(value: float, digits: int = 1, *, sign: bool = False,
 
 def round_half_up(value: float, digits: int) -> float:
     """``value`` rounded to ``digits`` decimals, halves away from zero (not to even)."""
-    factor = 10 ** digits
+    factor: int = 10**digits
     return int(abs(value) * factor + 0.5 + 1e-9) / factor * (1 if value >= 0 else -1)
 
 
