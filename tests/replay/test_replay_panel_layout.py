@@ -15,8 +15,10 @@ from companion.replay.kinds import of
 from companion.replay.shapes import Rect, Shape, Text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-GAMES = sorted((SCENARIOS / "tamsk").glob("*.jsonl")) + sorted(
-    (SCENARIOS / "tokami").glob("*.jsonl"))[:6] + sorted((SCENARIOS / "tantrix").glob("*.jsonl"))[:6]
+#: Every Tamsk game (its panel holds the most words) and a few of each other game.
+GAMES = [*sorted((SCENARIOS / "tamsk").glob("*.jsonl")),
+         *sorted((SCENARIOS / "tokami").glob("*.jsonl"))[:6],
+         *sorted((SCENARIOS / "tantrix").glob("*.jsonl"))[:6]]
 
 Box = tuple[float, float, float, float]
 
