@@ -15,7 +15,15 @@ from companion.screens.layout import (
     draw_title_bar,
 )
 from companion.screens.palette import Size, blank, palette_for
-from companion.screens.text import clip, columns, draw_text, printable, wrap
+from companion.screens.text import (
+    clip,
+    columns,
+    draw_text,
+    draw_text_right,
+    printable,
+    text_width,
+    wrap,
+)
 
 #: The new-game form's fields, top to bottom, as ``editing=`` names them.
 NEW_GAME_FIELDS = ("level", "ruleset", "start", "red", "black", "table")
@@ -99,16 +107,23 @@ def text_screen(
     if right is not None:
         if len(printable(title)) + 1 + len(right) > columns(width - 4):
             head = title.partition(" ")[0]
-    elif len(printable(title)) > columns(width - 4) - (4 if len(rows) > per_page else 0):
+    elif 2 + text_width(printable(title)) + (
+        3 + text_width(f"{per_page}/{per_page}") if len(rows) > per_page else 0
+    ) > width - 1:
         head, _space, rest = title.partition(" ")  # room for the page mark
-        rows = wrap(rest, room) + rows
+        rows = wrap(rest.strip(), room) + rows
     pages = [rows[i : i + per_page] for i in range(0, len(rows), per_page)] or [[]]
     if page is None and len(pages) > 1:  # nothing turns the pages: cut, visibly
         pages = [[*pages[0][:-1], clip(pages[0][-1] + CUT_MARK, room)]]
     page = (page or 0) % len(pages)
-    if len(pages) > 1:
-        right = f"{page + 1}/{len(pages)}"
-    top = draw_title_bar(draw, palette, head, width, right=right)
+    mark = f"{page + 1}/{len(pages)}" if len(pages) > 1 else None
+    if mark is not None and right is None and 2 + text_width(head) + 3 <= (
+        width - 1 - text_width(mark)
+    ):  # the title whole beside the page mark, a few pixels apart
+        top = draw_title_bar(draw, palette, head, width)
+        draw_text_right(draw, width - 1, 1, mark, palette.on_fill)
+    else:
+        top = draw_title_bar(draw, palette, head, width, right=mark or right)
     if footer:
         draw_footer(draw, palette, footer, width, height)
     for i, line in enumerate(pages[page]):

@@ -910,7 +910,10 @@ def _draw_place(
     draw.line((divider, y, divider, height - 1), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
     bottom = height - LINE_HEIGHT
-    draw_text(draw, divider + 3, bottom, _("rotation {n}").format(n=rotation), palette.foreground)
+    turned = _("rotation {n}").format(n=rotation)
+    if divider + 3 + text_width(turned) > width - 11:  # clear of the tick
+        turned = _("rot. {n}").format(n=rotation)
+    draw_text(draw, divider + 3, bottom, turned, palette.foreground)
     draw_tick(draw, width - 9, bottom, legal, palette.foreground)
 
 

@@ -15,7 +15,7 @@ def test_the_menu_is_shown_in_french_and_czech() -> None:
                                   "5 annuler  8 résultat", "6/7 pénalité +/-",
                                   "9 manche A tour B opt", "PIN de l'arbitre accepté"]
     i18n.use("cs")
-    assert entered().screen()[0] == "ROZHODČÍ  * odchod"
+    assert entered().screen()[0] == "ROZHODČÍ * odejít"
 
 
 def test_an_item_its_question_and_the_reasons_are_in_the_tables_language() -> None:
