@@ -30,13 +30,11 @@ def names_title(header: Mapping[str, Any], colour: Callable[[str], str] = _) -> 
 
 
 def versus(sides: Sequence[str]) -> str:
-    """``Ada v Ben`` (``Ada contre Ben``): the sides of a game, in the players' language."""
-    if not sides:
-        return ""
-    said = sides[0]
-    for side in sides[1:]:
-        said = _("{one} v {other}").format(one=said, other=side)
-    return said
+    """``Ada v Ben`` (``Ada contre Ben``): the two sides of a game, in the players' language;
+    three or more are listed (``red, yellow, blue``)."""
+    if len(sides) == 2:
+        return _("{one} v {other}").format(one=sides[0], other=sides[1])
+    return ", ".join(sides)
 
 
 def heading(replay: Replay, frame: Frame) -> str:
