@@ -307,15 +307,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     from companion import i18n
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    i18n.use(args.lang)  # None: the environment's, until a config names one
+    args: argparse.Namespace | None = None
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        i18n.use(args.lang)  # None: the environment's, until a config names one
         rc: int = args.func(args)
     except BrokenPipeError:  # e.g. `companion simulate x | head`
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:  # Ctrl-C at a prompt, or while lines are typed
+    except KeyboardInterrupt:  # Ctrl-C at a prompt, while lines are typed, or at any time
         print(f"\n{_prog(args)}: " + i18n._("stopped (Ctrl-C)"), file=sys.stderr)
         return INTERRUPTED
     except EOFError:  # the end of input where a command asks a question
@@ -328,7 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 INTERRUPTED = 130
 
 
-def _prog(args: argparse.Namespace) -> str:
+def _prog(args: argparse.Namespace | None) -> str:
     """``companion arbiter enroll``: the command's name, as its messages begin."""
     words = [getattr(args, key, None) for key in ("command", "verb", "puzzle")]
     return " ".join(["companion", *(str(w) for w in words if isinstance(w, str))])

@@ -107,8 +107,8 @@ class PublicKey:
         except KeyFileError:
             if _KEY_LINE.match(value.strip()):
                 raise
-            raise KeyFileError(f"{value}: no such file (and not a key line: "
-                               f"{KEY_TYPE} and its base64)") from None
+            raise KeyFileError(f"{value}: no such file (nor a public key line, which begins "
+                               f"with {KEY_TYPE})") from None
 
     def line(self, label: str = "") -> str:
         text = f"{KEY_TYPE} {base64.b64encode(self.raw).decode('ascii')}"

@@ -67,7 +67,8 @@ def _ask_pin() -> str | None:
             return line.strip() if line else None
         pin = getpass.getpass(f"arbiter PIN (4-{MAX_PIN_LENGTH} digits): ")
         return pin if getpass.getpass("again: ") == pin else ""
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
+        print(file=sys.stderr)  # getpass leaves the cursor after its prompt
         return None
 
 
