@@ -511,3 +511,43 @@ def test_end_of_input_in_a_terminal_ends_every_command_in_words(
     commands = [c for c in sorted(LEAVES) if not _serves(c)]
     wrong = _every_command_in_a_terminal(places, tmp_path, b"\x04", commands)
     assert not wrong, "\n\n".join(wrong)
+
+
+# ------------------------------------------------------------------ help
+
+def _every_parser() -> Iterator[list[str]]:
+    def walk(p: argparse.ArgumentParser, path: list[str]) -> Iterator[list[str]]:
+        yield path
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, child in a.choices.items():
+                    yield from walk(child, [*path, name])
+
+    yield from walk(cli.build_parser(), [])
+
+
+@pytest.mark.parametrize("path", [" ".join(p) for p in _every_parser()])
+def test_help_is_there_at_every_level(path: str, capsys: pytest.CaptureFixture[str],
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    rc, text = run([*path.split(), "--help"], capsys, monkeypatch)
+    assert rc == 0 and text.startswith(f"usage: companion {path}".rstrip()), text
+
+
+def test_the_main_help_names_every_way_to_play(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    rc, text = run(["--help"], capsys, monkeypatch)
+    for word in ("tantrix", "rainbow", "solitaire", "gobble", "tokami", "demo"):
+        assert word in text, word
+
+
+def test_tokami_is_started_from_the_command_line_like_the_others(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.tokami.cli import play_config
+
+    config = play_config(["Ada", "Ben"], 2)
+    assert config["game"]["kind"] == "tokami"
+    assert config["tokami"]["players"] == ["Ada", "Ben"] and config["tokami"]["rounds"] == 2
+    rc, text = run(["tokami", "play", "Ada"], capsys, monkeypatch)
+    assert rc == 2 and "2 to 5 players" in text
+    rc, text = run(["tokami", "play", "Ada", "Ben"], capsys, monkeypatch)  # a pipe, no terminal
+    assert rc == 2 and "needs a terminal" in text

@@ -148,6 +148,17 @@ def _laid(placements: Iterable[Placement], names: CellNames) -> str:
     )
 
 
+def _status(laid: int, n: int, placements: Iterable[Placement], names: CellNames,
+            problem: str | None) -> str:
+    """The line after a move: how many tiles lie, where, and what is still wrong."""
+    line = (_("{laid}/{n} tiles laid: {tiles}").format(laid=laid, n=n,
+                                                       tiles=_laid(placements, names))
+            if laid else _("{laid}/{n} tiles laid").format(laid=laid, n=n))
+    if problem is not None:
+        line = _("{said}; {problem}").format(said=line, problem=problem)
+    return f"  {line}\n"
+
+
 def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
     """A Discovery puzzle typed one tile a line; True once it is solved."""
     puzzle = DiscoveryPuzzle(n)
@@ -179,10 +190,8 @@ def play(n: int, lines: Iterable[str], out: TextIO) -> bool:
                 colour=_colour_said(colour), loop=verdict.loop) + "\n")
             return True
         now = names()
-        out.write("  " + _("{laid}/{n} tiles laid").format(laid=len(puzzle.layout), n=n))
-        if puzzle.layout:
-            out.write(": " + _laid(puzzle.layout, now))
-        out.write(f"; {said(verdict.problems[0], now)}\n" if verdict.problems else "\n")
+        out.write(_status(len(puzzle.layout), n, puzzle.layout, now,
+                          said(verdict.problems[0], now) if verdict.problems else None))
         out.flush()
     return False
 
@@ -218,11 +227,8 @@ def play_rainbow(colour: str, lines: Iterable[str], out: TextIO) -> bool:
                       + "\n")
             return True
         now = names()
-        out.write("  " + _("{laid}/{n} tiles laid").format(laid=puzzle.table.placed,
-                                                          n=puzzle.size))
-        if puzzle.table.placed:
-            out.write(": " + _laid(puzzle.table.placements, now))
-        out.write(f"; {said(problems[-1], now)}\n" if problems else "\n")
+        out.write(_status(puzzle.table.placed, puzzle.size, puzzle.table.placements, now,
+                          said(problems[-1], now) if problems else None))
         out.flush()
     return False
 
