@@ -161,13 +161,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 def quiet_pin_fallbacks() -> None:
     """gpiozero warns once for every pin library it tries and cannot load (four warnings with
     their source lines on a laptop) before it gives up: those go to the debug log, and the
-    command says in one line what is missing."""
+    command says in one line what is missing. Other warnings are shown as before."""
     import logging
     import warnings
 
     from gpiozero.exc import PinFactoryFallback
 
     shown = warnings.showwarning
+    if getattr(shown, "pin_fallbacks_quiet", False):
+        return
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
              file: Any = None, line: str | None = None) -> None:
@@ -176,6 +178,7 @@ def quiet_pin_fallbacks() -> None:
         else:
             shown(message, category, filename, lineno, file, line)
 
+    show.pin_fallbacks_quiet = True  # type: ignore[attr-defined]
     warnings.showwarning = show
 
 

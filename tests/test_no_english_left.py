@@ -240,3 +240,13 @@ def test_a_desktop_game_ends_with_its_journal_said_in_czech(tmp_path: Path) -> N
     last = _lines("\n".join(line for line in text.splitlines() if ": /" in line), tmp_path)[-2:]
     assert rc == 0 and [line.split(":")[0].strip() for line in last] == ["záznam", "klíč stolu"]
     assert english_in(last, "cs") == {}
+
+
+@pytest.mark.parametrize(("lang", "letters"), [("en", "RYGB"), ("fr", "RJVB"), ("cs", "ČŽZM")])
+def test_the_tantrix_tile_inset_letters_each_side_in_the_players_language(
+        lang: str, letters: str) -> None:
+    from companion.tantrix.screens import colour_letter
+
+    i18n.use(lang)
+    said = "".join(colour_letter(c) for c in ("red", "yellow", "green", "blue"))
+    assert said == letters and colour_letter(None) == "?"

@@ -551,3 +551,20 @@ def test_tokami_is_started_from_the_command_line_like_the_others(
     assert rc == 2 and "2 to 5 players" in text
     rc, text = run(["tokami", "play", "Ada", "Ben"], capsys, monkeypatch)  # a pipe, no terminal
     assert rc == 2 and "needs a terminal" in text
+
+
+@pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="this machine has GPIO")
+@pytest.mark.parametrize("backend", ["pi", "hub"])
+def test_no_gpio_is_said_in_one_line_without_gpiozero_s_warnings(
+        backend: str, places: dict[str, str], tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--backend", backend, "--config",
+         places["good_config"], "--journal-dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    said = [line for line in done.stderr.splitlines() if not line.startswith("INFO ")]
+    assert done.returncode == 2 and len(said) == 1, done.stderr
+    assert "no GPIO on this machine" in said[0] and "Warning" not in done.stderr
+    if backend == "hub":
+        assert "the buzzer is on the Pi's GPIO" in said[0]
