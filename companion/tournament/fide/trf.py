@@ -154,7 +154,7 @@ def write(history: History, header: Header | None = None, *,
         put("112", d)
     put("122", header.time_control)
     if header.round_dates:
-        row = "132" + " " * 88
+        row = "132" + " " * 86
         for d in header.round_dates:
             row += f"  {_clean(d, 8):<8}"
         lines.append(row.rstrip())

@@ -2,12 +2,13 @@
 
 Expected pairings come from the rules themselves, worked by hand here, and from bbpPairings'
 own fixtures for the 2026 criteria C5 and C9 (its tests ``dutch_2025_C5``/``dutch_2025_C9``,
-transcribed as TRF-2016 below).
+kept as they are in ``data/``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -16,24 +17,11 @@ from companion.tournament.fide.dutch import NoLegalPairing, pair_dutch
 from companion.tournament.fide.history import Bye, Entrant, History, Scoring
 from tests.tournament.fide.helpers import history, pairs, rnd
 
-BBP_C5 = """012 Dutch 2025 C5 test
-001    1      Test0001 Player0001               2720                             2.0    1     4 w 1     2 b 1
-001    2      Test0002 Player0002               2701                             1.0    3     5 b 1     1 w 0
-001    3      Test0003 Player0003               2697                             2.0    2     6 w 1     4 b 1
-001    4      Test0004 Player0004               2689                             0.0    5     1 b 0     3 w 0  0000 - Z
-001    5      Test0005 Player0005               2673                             1.0    4     2 w 0     6 b 1
-001    6      Test0006 Player0006               2664                             0.0    6     3 b 0     5 w 0
-XXR 3
-"""
+DATA = Path(__file__).parent / "data"
 
-BBP_C9 = """012 Dutch 2025 C9 test
-001    1      Test0001 Player0001               2720                             1.0    1     3 w 1
-001    2      Test0002 Player0002               2701                             1.0    2     4 b 1
-001    3      Test0003 Player0003               2697                             0.0    3     1 b 0
-001    4      Test0004 Player0004               2689                             0.0    4     2 w 0
-001    5      Test0005 Player0005               2673                             0.0    5  0000 - Z
-XXR 3
-"""
+BBP_C5 = (DATA / "bbp_dutch_2025_C5.trf").read_text(encoding="utf-8")
+
+BBP_C9 = (DATA / "bbp_dutch_2025_C9.trf").read_text(encoding="utf-8")
 
 
 def test_round_one_top_half_against_bottom_half_odd_tpn_with_the_initial_colour() -> None:
@@ -87,8 +75,8 @@ def test_a_requested_bye_does_not_bar_the_pairing_allocated_bye_c0401_4() -> Non
 
 def test_a_zero_point_bye_is_not_a_downfloat() -> None:
     # fault (3): the float history handed over follows C.04.3 1.4.3
-    from companion.tournament.fide.dutch import _engine_players
     from companion.tournament.fide.criteria import Context
+    from companion.tournament.fide.dutch import _engine_players
 
     h = history(4, rnd("1-2 1-0", byes=[(3, "zero"), (4, "half")]))
     rows = {r["id"]: r for r in _engine_players(Context.of(h), [1, 2, 3, 4])}
@@ -96,12 +84,13 @@ def test_a_zero_point_bye_is_not_a_downfloat() -> None:
     assert rows[3]["bye_count"] == 0 and rows[4]["bye_count"] == 0
 
 
-def test_colours_go_to_the_higher_score_not_the_lower_tpn() -> None:
-    # fault (1): 4 and 1 meet with the same history (white then black); 4 has more points,
-    # so he ranks higher and gets his preference (white), whatever his larger TPN
-    h = history(4, rnd("1-2 1-0", "4-3 1-0"), rnd("2-1 1-0", "3-4 0-1"))
+def test_colours_go_to_the_higher_score_not_the_lower_tpn_5_2_4() -> None:
+    # fault (1): in round 3, 1 (1 point) meets 5 (1.5 points); both played white then black
+    # and want white: 5.2.4 grants the higher ranked player's preference, and 5 ranks higher
+    # by score (C.04.3 1.2) although 1 has the smaller TPN (the library gave white to 1)
+    h = history(6, rnd("1-4 1-0", "5-2 1/2", "3-6 1/2"), rnd("2-1 1-0", "6-5 0-1", "4-3 1/2"))
     p = pair_dutch(h)
-    assert (4, 1) in pairs(p) or (1, 4) not in pairs(p)
+    assert (5, 1) in pairs(p)
 
 
 def test_no_legal_pairing_is_an_error_never_byes_for_all_c4() -> None:
