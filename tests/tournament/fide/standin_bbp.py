@@ -25,7 +25,8 @@ is written as bbpPairings writes it: the number of pairs, then ``white black`` a
 for the bye.
 
 ``STANDIN_LOG`` (a file) receives one JSON line of what it read; ``STANDIN_SLEEP`` (seconds)
-makes it sleep first, ``STANDIN_EXIT`` makes it exit with that code (for the error paths).
+makes it sleep first, ``STANDIN_EXIT`` makes it exit with that code and ``STANDIN_ANSWER``
+answer that text (``|`` for a new line) after reading the file (for the error paths).
 """
 
 from __future__ import annotations
@@ -135,6 +136,9 @@ def main(argv: list[str]) -> None:
                                   "away": away, "to_pair": to_pair,
                                   "points": {n: p["points"] for n, p in players.items()}})
                       + "\n")
+    if os.environ.get("STANDIN_ANSWER"):
+        out.write_text(os.environ["STANDIN_ANSWER"].replace("|", "\n"), encoding="utf-8")
+        return
     answer = pair(players, to_pair, initial or "white")
     if answer is None:
         refuse("No valid pairing exists.", 1)
