@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.remark import N_, Remark
-from companion.tournament.fide import colours as col
 from companion.tournament.fide.criteria import Context, complete
 from companion.tournament.fide.dutch import (
     NoLegalPairing,
@@ -179,11 +178,3 @@ def run(engine: Engine, history: History, requested: Sequence[Bye] = (), *,
     refuse_broken(history, proposal, engine.name)
     return proposal
 
-
-def colours_as_allocated(history: History, pairing: Pairing) -> list[Game]:
-    """The games of ``pairing`` whose colours are not those C.04.3 5.2 gives (for a report
-    comparing an engine with the rules)."""
-    ctx = Context.of(numbered(history))
-    return [g for g in pairing.games
-            if col.allocate(ctx.side(g.white), ctx.side(g.black),
-                            history.first_colour)[0] != g.white]

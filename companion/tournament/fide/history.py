@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from companion.remark import N_, Remark
@@ -327,8 +327,6 @@ def numbered(history: History, unrated: int = 0) -> History:
     """``history`` with the start numbers of :func:`start_numbers` where none is given."""
     if all(e.number for e in history.players):
         return history
-    from dataclasses import replace
-
     numbers = start_numbers(history.players, unrated)
     return replace(history, players=tuple(replace(e, number=e.number or numbers[e.id])
                                           for e in history.players))
