@@ -334,7 +334,7 @@ INTERRUPTED = 130
 
 def _prog(args: argparse.Namespace | None) -> str:
     """``companion arbiter enroll``: the command's name, as its messages begin."""
-    words = [getattr(args, key, None) for key in ("command", "verb", "puzzle")]
+    words = [getattr(args, key, None) for key in ("command", "verb", "subverb")]
     return " ".join(["companion", *(str(w) for w in words if isinstance(w, str))])
 
 

@@ -441,7 +441,7 @@ def _lines_arguments(p: argparse.ArgumentParser) -> None:
 def _puzzle_arguments(p: argparse.ArgumentParser) -> None:
     from companion.tantrix.solo import PUZZLES
 
-    puzzles = p.add_subparsers(dest="puzzle", metavar="PUZZLE")
+    puzzles = p.add_subparsers(dest="subverb", metavar="PUZZLE")
     puzzles.required = True
     d = puzzles.add_parser(
         "discovery", help="lay tiles 1 to N in one loop of the colour of tile N's back",
