@@ -48,8 +48,15 @@ class ArbiterClient:
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
         self.connected = threading.Event()
+        #: Connections made so far, and whether the broker still had our stored session at the
+        #: last one (a session another client took over or wiped would be gone).
+        self.connections = 0
+        self.session_present = False
         self._stop = threading.Event()
-        self._client = make_client(settings, client_id, clean_session=not persistent)
+        # The page's stored session lives under the client id its user owns (its user name on
+        # the club's broker, where nobody else's connection can take it over).
+        self.client_id = settings.client_id(client_id)
+        self._client = make_client(settings, self.client_id, clean_session=not persistent)
         self._client.reconnect_delay_set(min_delay=1, max_delay=2)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -75,6 +82,8 @@ class ArbiterClient:
         if not success(rc):
             log.warning("arbiter: the broker refused the connection: %s", rc)
             return
+        self.connections += 1
+        self.session_present = bool(getattr(flags, "session_present", False))
         client.subscribe(topics.all_tables(self.settings.topic_prefix), qos=1)
         with self.lock:
             requests = self.view.reconnected(self.clock())

@@ -101,7 +101,8 @@ class TablePublisher:
         paho()  # fail now, with a clear message, if paho-mqtt is missing
         self.settings = settings
         self.table = table
-        self.client_id = client_id or f"companion-table-{table}"
+        #: The client id its credentials own: its user name (see MqttSettings.client_id).
+        self.client_id = settings.client_id(client_id or f"companion-table-{table}")
         self._journal_path = journal_path
         self.on_command = on_command
         self.result_key = result_key
