@@ -78,6 +78,8 @@ class ArbiterHooks:
         self.loop = loop
         self.station: ArbiterStation | None = None
         self.desk: PairingDesk | None = None
+        self._table: Any = None  # the table attached (its screen is redrawn for a count-down)
+        self._redraw_due: float | None = None
         self.config = config
         self._summary_due = False
         #: One gate for every command this table hears, pairings and corrections alike: one
@@ -106,6 +108,7 @@ class ArbiterHooks:
         mode at the table, its station takes the keypad's keys and rewrites the view first
         (the table's ``key_filter`` and ``view_filter``, when it has them)."""
         self.station = self._shared(station_for(table, self.clock))
+        self._table = table
         filtered: Any = table  # companion.tables.Table has both filters
         if hasattr(filtered, "next_header"):  # pairings from the arbiter, for every kind
             from companion.tables import start_configured_game
@@ -140,6 +143,23 @@ class ArbiterHooks:
         if self.desk is not None and self.desk.key(key):
             return True
         return self.station is not None and self.station.key(key, t_mono)
+
+    # ------------------------------------------------------------------ the daemon's ticker
+
+    def next_wakeup(self) -> float | None:
+        """When the table's screen must be drawn again with no input (the keypad's PIN
+        lock-out counting down); the daemon's ticker protocol."""
+        if self._redraw_due is None and self.station is not None:
+            self._redraw_due = self.station.redraw_at()
+        return self._redraw_due
+
+    def poll(self, now: float) -> None:
+        """Mark the table's screen changed when the count-down's next second is due (so the
+        daemon draws it), and note when the one after is."""
+        due = self._redraw_due
+        if due is not None and now >= due and self._table is not None:
+            self._table.changed = True
+        self._redraw_due = self.station.redraw_at() if self.station is not None else None
 
     def view(self, state: dict[str, Any]) -> dict[str, Any]:
         """The table's view with the arbiter's options and menu (and a pairing to confirm)."""

@@ -158,16 +158,24 @@ class ArbiterStation:
 
     def screen(self) -> list[str]:
         """What the table's screen shows while the arbiter has the keypad."""
-        return self.menu.screen()
+        return self.menu.screen(self.clock.now())
+
+    def redraw_at(self) -> float | None:
+        """When the table's screen next changes with no key pressed (the PIN lock-out's
+        count-down), on the table's clock; None: not before the next input."""
+        return self.menu.redraw_at(self.clock.now())
 
     @property
     def active(self) -> bool:
+        """Whether the arbiter's menu (or its PIN entry, or a lock-out) holds the keypad now."""
+        self.menu.settle(self.clock.now())
         return self.menu.active
 
     def view(self, state: dict[str, Any]) -> dict[str, Any]:
         """The table's view with the arbiter's menu on it while he has the keypad."""
+        lines = self.screen()  # first: a lock-out screen left idle gives the keypad back
         if self.menu.active:
-            state["arbiter"] = self.screen()
+            state["arbiter"] = lines
         return state
 
     # ------------------------------------------------------------------ records
