@@ -14,11 +14,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.arbiter import topics
 from companion.arbiter.commands import make_command, make_pairing_command
 from companion.arbiter.mqtt import make_client, success
+from companion.arbiter.retained import RetainedStore
 from companion.arbiter.settings import MqttSettings
 from companion.arbiter.view import ArbiterView, Request
 from companion.keys import Keyring, SigningKey
@@ -40,9 +42,18 @@ class ArbiterClient:
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         keyring: Keyring | None = None,
+        retained: str | Path | None = None,
     ) -> None:
         self.settings = settings
         self.view = ArbiterView(settings.topic_prefix, keyring)
+        #: What the page last verified of each table, kept in the folder ``retained`` across
+        #: its restarts: taken back now (checked against the keyring again), kept up to date.
+        self.retained = RetainedStore(retained) if retained is not None else None
+        if self.retained is not None:
+            now = clock()
+            for table, kind, payload in self.retained.load():
+                self.view.restore(table, kind, payload, now)
+            self.view.on_retained = self._keep
         self.clock = clock
         self.wall = wall
         self.lock = threading.Lock()
@@ -75,6 +86,14 @@ class ArbiterClient:
         self._client.disconnect()
         self._client.loop_stop()
         self._ticker.join(2.0)
+        if self.retained is not None:
+            with self.lock:
+                self.retained.flush(self.clock())
+
+    def _keep(self, table: int, kind: str, payload: bytes, game: str) -> None:
+        """The view took a signed status, state or result (under the lock): keep it."""
+        if self.retained is not None:
+            self.retained.keep(table, kind, payload, self.clock(), game)
 
     # ------------------------------------------------------------------ paho callbacks
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.arbiter.commands import CommandGate, Refused, is_pairing
@@ -125,6 +126,11 @@ class ArbiterHooks:
             filtered.key_filter = self.key
             filtered.view_filter = self.view
         if self.publisher is not None:
+            folder = getattr(table, "journal_dir", None)
+            if folder is not None and self.publisher.status_file is None:
+                # the status seq, kept beside the table's journals (one file per table)
+                self.publisher.status_file = (
+                    Path(folder) / f"mqtt-status-t{self.publisher.table}.json")
             self.publisher.bind(lambda: table.journal_path)
             self.publisher.start()
         return self.station

@@ -117,7 +117,7 @@ class Evening:
 
 def _free_port() -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))  # free on every address: the TLS listener binds them all
         return int(s.getsockname()[1])
 
 
