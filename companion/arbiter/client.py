@@ -3,9 +3,10 @@
 paho-mqtt runs its network loop in its own thread (``loop_start``) and reconnects by itself; the
 session is persistent (a fixed client id, ``clean_session`` off) so the broker keeps the QoS 1
 events for us while the laptop is away; with a user name that id is the user name, which on the
-club's broker nobody else's connection can take over (``use_username_as_clientid``). Whatever is missed anyway (a broker restarted without
-persistence) the view asks the tables for again. All access to the view goes through one lock;
-the web server waits on :attr:`ArbiterClient.changed` to push updates.
+club's broker nobody else's connection can take over (``use_username_as_clientid``). Whatever
+is missed anyway (a broker restarted without persistence) the view asks the tables for again.
+All access to the view goes through one lock; the web server waits on
+:attr:`ArbiterClient.changed` to push updates.
 """
 
 from __future__ import annotations
