@@ -88,6 +88,11 @@ def unexpected_errors(secure: Callable[[web.StreamResponse], None]) -> Middlewar
                 request.transport.close()
             return answer(request, HTTPStatus.BAD_REQUEST, "gone\n")
         except Exception as exc:
+            if request.transport is None or request.transport.is_closing():
+                # The connection was closed under the request (its client left, or the
+                # connection guard closed it to make room): nobody to answer, nothing wrong.
+                log.debug("arbiter page: %s after the connection closed", type(exc).__name__)
+                return answer(request, HTTPStatus.BAD_REQUEST, "gone\n")
             log.error("arbiter page: unexpected %s at %s, answered 500 (a %s request)",
                       type(exc).__name__, where(exc), request.method[:10])
             return answer(request, HTTPStatus.INTERNAL_SERVER_ERROR,

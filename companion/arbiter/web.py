@@ -431,6 +431,12 @@ class ArbiterServer:
             for conn in list(guard.open.values()):
                 conn.close()
             await runner.cleanup()
+            # Connections closed a moment ago still have their protocol's task: end them here,
+            # not as "Task was destroyed but it is pending" when the loop closes.
+            left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in left:
+                task.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
 
     def stop(self) -> None:
         self.stopping.set()
@@ -544,19 +550,22 @@ class ArbiterServer:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         _secure(response)
         await response.prepare(request)
+
         def gone() -> bool:  # the client closed its socket: its stream's place is free at once
             return request.transport is None or request.transport.is_closing()
 
-        await self._push(response, time.monotonic() + self.limits.stream_idle_s, gone)
+        kept_up = await self._push(response, time.monotonic() + self.limits.stream_idle_s, gone)
+        if not kept_up and request.transport is not None:
+            request.transport.abort()  # a half-written push: nothing more can follow it
         return response
 
     async def _push(self, response: web.StreamResponse, until_s: float = float("inf"),
-                    gone: Callable[[], bool] = lambda: False) -> None:
+                    gone: Callable[[], bool] = lambda: False) -> bool:
         """The live stream: only the cards that changed (a record, a status, an answer), the
         cards whose clock ran out since (a glass or the 15-second timer: the card says when,
         ``next_change_s``), and every card once every :data:`FULL_EVERY_S` (the page runs the
         sand and timers on by itself in between), until ``until_s`` (monotonic) or until its
-        client is ``gone``."""
+        client is ``gone``. False when a push waited over ``stream_stall_s`` for its client."""
         stall = self.limits.stream_stall_s
 
         async def send(data: bytes) -> None:
@@ -598,8 +607,11 @@ class ArbiterServer:
                 while (source.version() == sent_version and not self.stopping.is_set()
                        and time.monotonic() < until and not gone()):
                     await asyncio.sleep(PUSH_GAP_S)
-        except (ConnectionError, OSError, RuntimeError, TimeoutError):
-            return  # the client went away, or stopped reading
+        except TimeoutError:
+            return False  # the client stopped reading
+        except (ConnectionError, OSError, RuntimeError):
+            pass  # the client went away
+        return True
 
     # ------------------------------------------------------------------ commands
 
@@ -638,8 +650,9 @@ class ArbiterServer:
             return refusal
         status, answer = await self.command(body, request.remote or "?")
         response = _json(status, answer)
-        if status == HTTPStatus.ACCEPTED:  # the PIN was right: this browser keeps its place
-            self.sessions.give(response, client_key(request.remote))
+        client = client_key(request.remote)
+        if status == HTTPStatus.ACCEPTED and not self.sessions.of(request, client):
+            self.sessions.give(response, client)  # the PIN was right: the browser's place
         return response
 
     async def _sign_in(self, request: web.Request) -> web.StreamResponse:

@@ -295,6 +295,8 @@ def test_a_stream_whose_client_reads_nothing_is_ended() -> None:
         s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert wait_until(lambda: server.budgets.in_use["streams"] == 1)
         assert wait_until(lambda: server.budgets.in_use["streams"] == 0, timeout=60)
+        guard = server.guard
+        assert guard is not None and wait_until(lambda: not guard.open)  # and its socket closed
         s.close()
     finally:
         server.stop()
