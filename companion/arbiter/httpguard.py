@@ -18,6 +18,11 @@ with a request (live streams included) is the newcomer refused. One client addre
 oldest idle connection (or is refused when all of its connections are busy), so one address
 opening connections fast never closes anyone else's.
 
+aiohttp answers a request it cannot parse (400: a raw non-ASCII byte in the path, a bad header)
+from inside its protocol, where no middleware runs; with ``secure`` (the page's security
+headers) the guard gives each connection's protocol a subclass whose ``handle_error`` hands
+those answers to it on their way out.
+
 A request is "in progress" from the moment aiohttp hands it to the application (the
 :meth:`ConnectionGuard.middleware` marks it) until its response is done; reading its body is
 bounded by the handler itself.
@@ -62,10 +67,28 @@ def client_key(peer: Any) -> str:
     return str(address)
 
 
+def secured_handler(secure: Callable[[web.StreamResponse], None]) -> type[web.RequestHandler]:
+    """aiohttp's protocol class, with ``secure`` applied to the answers it makes itself."""
+
+    class SecuredRequestHandler(web.RequestHandler):
+        __slots__ = ()  # the same layout: an existing protocol may take this class
+
+        def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                         message: str | None = None) -> web.StreamResponse:
+            response = super().handle_error(request, status, exc, message)
+            if not response.prepared:
+                secure(response)
+            return response
+
+    return SecuredRequestHandler
+
+
 class GuardedProtocol(asyncio.Protocol):
     """aiohttp's protocol for one connection, with the guard's bookkeeping around it."""
 
     def __init__(self, inner: Any, guard: ConnectionGuard) -> None:
+        if guard.handler_class is not None and type(inner) is web.RequestHandler:
+            inner.__class__ = guard.handler_class
         self.inner = inner
         self.guard = guard
         self.transport: asyncio.Transport | None = None
@@ -121,9 +144,13 @@ class GuardedProtocol(asyncio.Protocol):
 class ConnectionGuard:
     """Every open connection of one server, with the limits above."""
 
-    def __init__(self, limits: Limits, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self, limits: Limits, loop: asyncio.AbstractEventLoop,
+        secure: Callable[[web.StreamResponse], None] | None = None,
+    ) -> None:
         self.limits = limits
         self.loop = loop
+        self.handler_class = secured_handler(secure) if secure is not None else None
         self.open: dict[Any, GuardedProtocol] = {}  # transport -> connection
         self.per_client: dict[str, int] = {}
         self.closed_idle = 0

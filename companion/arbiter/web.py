@@ -5,8 +5,11 @@ its own, instead of hand-written limits on ``http.server``: aiohttp parses HTTP 
 malformed ``Content-Length`` is refused by its parser), bounds request bodies
 (``client_max_size``), header lines and fields, and times keep-alive connections out; the
 :mod:`~companion.arbiter.httpguard` adds a cap on connections and a deadline for each request's
-head, so idle or slow sockets cannot take the page down. The page binds 127.0.0.1 unless told
-otherwise.
+head, so idle or slow sockets cannot take the page down; the
+:mod:`~companion.arbiter.budgets` bound what each client address may do at once (with a share
+kept for the arbiter's session) and give every body a deadline from its head;
+:mod:`~companion.arbiter.httpfaults` answers odd paths and unexpected errors. The page binds
+127.0.0.1 unless told otherwise.
 
 Defences of the arbiter's corrections (the only thing that changes anything):
 
@@ -39,6 +42,8 @@ Routes::
     GET  /api/tournament   the tournament's name, round and pairings (``--tournament-file``)
     POST /api/pairing      {"pin": "....", "pairing": {...}}: the manual assignment of a
                            pairing to a table, sent as a signed arbiter command
+    POST /api/session      {"pin": "...."}: signs this browser in (the arbiter's share of the
+                           page when it is crowded: :mod:`~companion.arbiter.budgets`)
 
 Every refused command is written to ``arbiter-log.jsonl`` in the log folder and to the log.
 """
@@ -385,7 +390,7 @@ class ArbiterServer:
 
     async def _serve(self) -> None:
         self._stopped = asyncio.Event()
-        guard = self.guard = ConnectionGuard(self.limits.connections, self._loop)
+        guard = self.guard = ConnectionGuard(self.limits.connections, self._loop, _secure)
         app = web.Application(client_max_size=self.limits.max_body, middlewares=[
             unexpected_errors(_secure), guard.middleware, self._headers, ascii_paths,
             self.budgets.middleware])

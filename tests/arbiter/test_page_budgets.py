@@ -400,6 +400,18 @@ def test_a_path_that_is_not_printable_ascii_is_404_with_the_security_headers(
     assert b"X-Content-Type-Options: nosniff" in head and b"frame-ancestors 'none'" in head
 
 
+def test_raw_non_ascii_in_the_request_line_is_400_with_the_security_headers(
+    page: tuple[ArbiterServer, Any],
+) -> None:
+    server, _ = page  # aiohttp's parser refuses it before any middleware: the guard's class
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall("GET /round/²️.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        head = s.recv(65536).partition(b"\r\n\r\n")[0]
+    assert b" 400 " in head.split(b"\r\n")[0]
+    assert b"X-Content-Type-Options: nosniff" in head and b"frame-ancestors 'none'" in head
+    assert b"aiohttp" not in head  # no library name and version
+
+
 class Failing:
     """A source that breaks when read, with a message quoting what a client sent."""
 
