@@ -29,7 +29,7 @@ from companion.arbiter.httpguard import Limits
 from companion.arbiter.sessions import COOKIE
 from companion.arbiter.web import ArbiterServer, PageLimits
 from companion.keys import SigningKey
-from tests.arbiter.attackers import Siege, bodyless_post, live_stream, nested_json
+from tests.arbiter.attackers import Siege, bodyless_post, live_stream, nested_json, odd_path
 from tests.arbiter.browser import Browser
 from tests.arbiter.conftest import wait_until
 from tests.arbiter.test_page import CHROMIUM_FLAGS, Club, PageSession, chromium
@@ -398,6 +398,17 @@ def test_a_path_that_is_not_printable_ascii_is_404_with_the_security_headers(
         head = s.recv(65536).partition(b"\r\n\r\n")[0]
     assert head.startswith(b"HTTP/1.1 404")
     assert b"X-Content-Type-Options: nosniff" in head and b"frame-ancestors 'none'" in head
+
+
+def test_the_arbiter_is_served_while_odd_paths_pour_in(page: tuple[ArbiterServer, Any]) -> None:
+    server, source = page
+    with Siege(server.port, EIGHT, 4, odd_path, renew_s=0.05, hold=False) as siege:
+        assert wait_until(lambda: siege.count(404) >= 64)
+        status, answer = PageSession(base(server)).post(
+            "/api/command", {"table": 1, "pin": PIN, "correction": CORRECTION})
+        assert status == 202 and answer["ok"]
+        assert siege.count(500) == 0
+    assert source.sent == [(1, CORRECTION)]
 
 
 def test_raw_non_ascii_in_the_request_line_is_400_with_the_security_headers(
