@@ -297,19 +297,29 @@ class TablePublisher:
                     self._send_replies(client)
                 self._save_acks()
             if self._stop.is_set() and self._ready:
-                info = client.publish(self._topic("status"), self._status(False), qos=1,
-                                      retain=True)
-                deadline = time.monotonic() + 1.0
-                while not info.is_published() and time.monotonic() < deadline and self._alive:
-                    client.loop(0.05)
-                client.disconnect()
-                client.loop(0.05)
+                self._goodbye(client)
         finally:
             selector.close()
             try:
                 sock.close()
             except OSError:
                 pass
+
+    def _goodbye(self, client: Any) -> None:
+        """Say "offline" before leaving, for up to a second; a broker that went away first
+        (stopped with the table by the same Ctrl-C) gets no goodbye, and no traceback."""
+        mqtt = paho()
+        try:
+            info = client.publish(self._topic("status"), self._status(False), qos=1,
+                                  retain=True)
+            deadline = time.monotonic() + 1.0
+            while (info.rc == mqtt.MQTT_ERR_SUCCESS and not info.is_published()
+                   and time.monotonic() < deadline and self._alive):
+                client.loop(0.05)
+            client.disconnect()
+            client.loop(0.05)
+        except (RuntimeError, ValueError, OSError) as exc:
+            log.info("table %s: no goodbye to the broker: %s", self.table, exc)
 
     # ------------------------------------------------------------------ paho callbacks
 

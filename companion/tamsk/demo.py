@@ -302,8 +302,9 @@ def save_gif(frames: list[tuple[Image.Image, float]], path: Path, speed: float) 
         nxt = times[i + 1] if i + 1 < len(times) else times[i] + 24.0
         durations.append(max(20, int(1000 * (nxt - times[i]) / (speed or 12.0))))
     path.parent.mkdir(parents=True, exist_ok=True)
-    images[0].save(
-        path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=False
+    images[0].save(  # a GIF whatever the file is called (``--gif out/oled``)
+        path, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0,
+        optimize=False,
     )
 
 

@@ -214,7 +214,8 @@ class Rainbow:
         problems: list[str] = []
         missing = [t for t in self.tiles if self.table.where_is(t) is None]
         if missing:
-            problems.append("missing: tiles " + " ".join(map(str, missing)))
+            problems.append(("missing: tile " if len(missing) == 1 else "missing: tiles ")
+                            + " ".join(map(str, missing)))
         scores = self.table.scores()
         n = self.size
         if self.puzzle in ("green", "yellow", "white"):

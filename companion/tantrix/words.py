@@ -106,7 +106,7 @@ def refusal_in_words(detail: str, names: CellNames | None = None) -> str:
     if found is None:
         return names.in_text(detail) if names is not None else detail
     template, values = found
-    for key in ("colour", "colour2", "player"):
+    for key in ("colour", "colour2", "player", "back", "puzzle"):  # colours, all of them
         if key in values:
             values[key] = _(values[key])
     if "side" in values:
