@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from companion import __version__
 from companion.config import config_for_command
@@ -121,6 +122,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.hw.display import DisplayMissing
     from companion.keys import KeyFileError
 
+    quiet_pin_fallbacks()
     try:
         return asyncio.run(
             serve(
@@ -138,9 +140,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"companion run: {exc}", file=sys.stderr)
         return 2
     except BadPinFactory:
+        needs = ("the hub reads the sensors, but the buzzer is on the Pi's GPIO"
+                 if backend == "hub" else "not a Raspberry Pi, or lgpio missing")
         print(
-            "companion run: no GPIO on this machine (not a Raspberry Pi, or lgpio missing: "
-            "see docs/install.md); try --backend mock or --backend desktop",
+            f"companion run: no GPIO on this machine ({needs}: see docs/install.md); "
+            "try --backend mock or --backend desktop",
             file=sys.stderr,
         )
         return 2
@@ -152,6 +156,30 @@ def cmd_run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+def quiet_pin_fallbacks() -> None:
+    """gpiozero warns once for every pin library it tries and cannot load (four warnings with
+    their source lines on a laptop) before it gives up: those go to the debug log, and the
+    command says in one line what is missing. Other warnings are shown as before."""
+    import logging
+    import warnings
+
+    from gpiozero.exc import PinFactoryFallback
+
+    shown = warnings.showwarning
+    if getattr(shown, "pin_fallbacks_quiet", False):
+        return
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if issubclass(category, PinFactoryFallback):
+            logging.getLogger("gpiozero").debug("%s", message)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    show.pin_fallbacks_quiet = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
 
 
 def cmd_hub(args: argparse.Namespace) -> int:
@@ -282,15 +310,32 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     from companion import i18n
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    i18n.use(args.lang)  # None: the environment's, until a config names one
+    args: argparse.Namespace | None = None
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        i18n.use(args.lang)  # None: the environment's, until a config names one
         rc: int = args.func(args)
     except BrokenPipeError:  # e.g. `companion simulate x | head`
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C at a prompt, while lines are typed, or at any time
+        print(f"\n{_prog(args)}: " + i18n._("stopped (Ctrl-C)"), file=sys.stderr)
+        return INTERRUPTED
+    except EOFError:  # the end of input where a command asks a question
+        print(f"{_prog(args)}: " + i18n._("no answer (end of input)"), file=sys.stderr)
+        return 2
     return rc
+
+
+#: The exit status after Ctrl-C (128 + SIGINT, as the shell reports a process it interrupted).
+INTERRUPTED = 130
+
+
+def _prog(args: argparse.Namespace | None) -> str:
+    """``companion arbiter enroll``: the command's name, as its messages begin."""
+    words = [getattr(args, key, None) for key in ("command", "verb", "subverb")]
+    return " ".join(["companion", *(str(w) for w in words if isinstance(w, str))])
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from typing import Any
 
 from companion import keymap
 from companion.clock import Clock, MonotonicClock
+from companion.i18n import _
 from companion.inputs import RawInput
 
 #: Set to ``1`` to show the OLED in a window as well (see :func:`open_window`).
@@ -261,8 +262,8 @@ async def _play(config: dict[str, Any], journal_dir: Path | None) -> int:
     from companion.tablekey import key_path
 
     try:
-        print(f"\njournal: {path}")
-        print(f"table key: {public_path(key_path(config, table.journal_dir))}")
+        print("\n" + _("journal: {path}").format(path=path))
+        print(_("table key: {key}").format(key=public_path(key_path(config, table.journal_dir))))
     except OSError:
         pass
     return 0

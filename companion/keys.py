@@ -25,6 +25,7 @@ import binascii
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from companion.files import PUBLIC, SECRET, atomic_write
 
 KEY_TYPE = "companion-ed25519"
+#: What a key line looks like (its type, or a base64 word of about a key's length): a value
+#: that looks like neither was meant as a file's path.
+_KEY_LINE = re.compile(rf"{KEY_TYPE}\b|[A-Za-z0-9+/]{{40,}}={{0,2}}$")
 SIGNATURE_BYTES = 64
 KEYRING_FORMAT = 1
 
@@ -96,7 +100,15 @@ class PublicKey:
                 return cls.from_line(path.read_text(encoding="utf-8", errors="replace"))
             except OSError as exc:
                 raise KeyFileError(f"{path}: {exc.strerror}") from None
-        return cls.from_line(value)
+        if len(value) < 4096 and path.is_dir():
+            raise KeyFileError(f"{path}: a folder, not a public key file")
+        try:
+            return cls.from_line(value)
+        except KeyFileError:
+            if _KEY_LINE.match(value.strip()):
+                raise
+            raise KeyFileError(f"{value}: no such file (nor a public key line, which begins "
+                               f"with {KEY_TYPE})") from None
 
     def line(self, label: str = "") -> str:
         text = f"{KEY_TYPE} {base64.b64encode(self.raw).decode('ascii')}"

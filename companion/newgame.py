@@ -88,8 +88,6 @@ def cmd_new_game(args: argparse.Namespace) -> int:
         if getattr(args, key, None) is not None:
             game[key] = getattr(args, key)
     if args.round is not None:
-        if args.round < 1:
-            return _fail("--round must be 1 or more")
         game["round"] = args.round
     if args.table is not None:
         cfg["table"]["number"] = args.table
@@ -170,6 +168,7 @@ def _players(args: argparse.Namespace) -> list[str] | None:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from companion import registry
+    from companion.argtypes import table_number, whole
 
     p = sub.add_parser(
         "new-game",
@@ -182,8 +181,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--players",
         help="comma-separated, in seat order: two names (red, black), colours, or names",
     )
-    p.add_argument("--round", type=int, help="tournament round, recorded in the journal header")
-    p.add_argument("--table", type=int, help="table number (default from the config)")
+    p.add_argument("--round", type=whole(1, what="a round"),
+                   help="tournament round, recorded in the journal header")
+    p.add_argument("--table", type=table_number, help="table number (default from the config)")
     p.add_argument("--level", type=int, choices=[1, 2, 3], help="hourglass game: level")
     p.add_argument("--ruleset", choices=["adjusted", "original"], help="hourglass game: rules")
     p.add_argument("--start", choices=["standard", "free"], help="hourglass game: start")

@@ -56,6 +56,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any, Protocol
 
 from companion import registry
+from companion.remark import N_, Remark, Words, joined
 from companion.scenario import MalformedInput, Scenario
 
 if TYPE_CHECKING:
@@ -248,6 +249,30 @@ def json_text(value: Any, separators: tuple[str, str] = (", ", ": ")) -> str:
     for ch in ("\x85", "\u2028", "\u2029"):
         text = text.replace(ch, f"\\u{ord(ch):04x}")
     return text
+
+
+#: The notes a table writes in its journal by itself, in English (journals and notation files
+#: keep them as written); a replay says them in the players' language.
+TABLE_NOTES = (
+    N_("game over: the journal is complete"),
+    N_("resumed after {seconds} s"),
+    N_("sand confirmed after the power cut: it ran {seconds} s"),
+)
+_TABLE_NOTES = tuple(
+    (re.compile("^" + re.escape(t).replace(r"\{seconds\}", r"(?P<seconds>-?[\d.]+)") + "$"), t)
+    for t in TABLE_NOTES
+)
+
+
+def note_text(text: str) -> str | Words:
+    """A note's text as a line writes it (in double quotes); a note the table wrote itself is
+    :class:`~companion.remark.Words` whose text a replay says in the players' language."""
+    quoted = json_text(text)
+    for pattern, template in _TABLE_NOTES:
+        match = pattern.match(text)
+        if match is not None and quoted == f'"{text}"':
+            return joined(['"', Remark(template, **match.groupdict()), '"'])
+    return quoted
 
 
 def stamp(t: Any, exact: bool) -> str:

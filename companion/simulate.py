@@ -80,18 +80,19 @@ def _looks_like_journal(first: bytes) -> bool:
 
 def load(path: str | Path) -> Loaded:
     """Read a scenario, a journal or a notation file, line by line within the limits of
-    :mod:`companion.lines`; a file that cannot be read at all is MalformedInput."""
+    :mod:`companion.lines`; a file that cannot be read at all is MalformedInput (saying why,
+    without the path, which the caller's message begins with)."""
     try:
         stream = open(path, "rb")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
-        raise MalformedInput(f"{path}: no such file") from None
+        raise MalformedInput("no such file") from None
     except OSError as exc:
-        raise MalformedInput(f"{path}: {exc.strerror}") from None
+        raise MalformedInput(str(exc.strerror or exc)) from None
     try:
         with stream:
             return _load(stream)
     except IsADirectoryError as exc:
-        raise MalformedInput(f"{path}: {exc.strerror}") from None
+        raise MalformedInput(str(exc.strerror or exc)) from None
 
 
 def _load(stream: BinaryIO) -> Loaded:

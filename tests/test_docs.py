@@ -133,3 +133,60 @@ def test_the_notation_examples_read_back_and_show_no_float_noise(tmp_path: Path)
     readme = re.search(r"one move per line: (.+)", text(REPO / "README.md"))
     assert readme is not None
     assert [e["ev"] for e in parse_line(readme.group(1), 1)] == ["release", "ring"]
+
+
+# ------------------------------------------------------------------ what the docs claim is so
+
+def test_the_readme_names_the_python_the_package_requires() -> None:
+    needs = tomllib.loads(text(REPO / "pyproject.toml"))["project"]["requires-python"]
+    assert needs == ">=3.11"
+    readme = text(REPO / "README.md")
+    assert "Python 3.11 or later" in readme and "python3-venv" in readme
+
+
+def test_the_readme_names_the_terminal_the_desktop_oled_needs() -> None:
+    from companion.desktop import terminal_too_small
+
+    found = re.search(r"at least (\d+)×(\d+) characters \((\d+)×(\d+) for the colour panel\)",
+                      text(REPO / "README.md"))
+    assert found is not None
+    columns, lines, colour_columns, colour_lines = map(int, found.groups())
+    assert terminal_too_small((128, 64), columns, lines) is None
+    assert terminal_too_small((128, 64), columns, lines - 1) is not None
+    assert terminal_too_small((128, 128), colour_columns, colour_lines) is None
+    assert terminal_too_small((128, 128), colour_columns, colour_lines - 1) is not None
+
+
+def test_install_md_says_the_real_time_priority_the_unit_sets() -> None:
+    unit = text(REPO / "systemd" / "companion.service")
+    install = text(REPO / "docs" / "install.md")
+    for setting in ("CPUSchedulingPolicy=fifo", "CPUSchedulingPriority=20"):
+        assert setting in unit and setting in install
+    assert "no realtime priority" not in install
+
+
+def test_the_menu_button_is_documented_as_it_behaves() -> None:
+    hardware = text(REPO / "hardware" / "README.md")
+    row = next(line for line in hardware.splitlines() if line.startswith("| `pins.menu`"))
+    assert "hold 2 s: end the game" in row and "new game" not in hardware
+
+
+def test_the_replay_guide_points_at_the_folder_journals_are_written_to() -> None:
+    from companion.config import defaults
+
+    folder = str(defaults()["table"]["journal_dir"])
+    guide = text(REPO / "docs" / "replay.md")
+    shown = re.search(r"companion replay (\S+\.jsonl)", guide)
+    assert shown is not None and str(Path(shown[1]).parent) == folder
+
+
+def test_the_exit_statuses_of_troubleshooting_are_those_of_the_commands() -> None:
+    guide = text(REPO / "docs" / "troubleshooting.md")
+    statuses = re.findall(r"^\| (\d+) \|", guide, re.MULTILINE)
+    assert statuses == ["0", "1", "2", str(cli.INTERRUPTED)]
+    assert "exits with status 2;" not in guide
+
+
+def test_no_doc_calls_tokami_s_d_a_stop() -> None:
+    for path in (REPO / "README.md", REPO / "docs" / "tokami.md"):
+        assert "`D` stop" not in text(path) and "D resign" in text(path).replace("`", "")

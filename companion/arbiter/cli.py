@@ -67,7 +67,8 @@ def _ask_pin() -> str | None:
             return line.strip() if line else None
         pin = getpass.getpass(f"arbiter PIN (4-{MAX_PIN_LENGTH} digits): ")
         return pin if getpass.getpass("again: ") == pin else ""
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
+        print(file=sys.stderr)  # getpass leaves the cursor after its prompt
         return None
 
 
@@ -173,7 +174,14 @@ def cmd_enroll(args: argparse.Namespace) -> int:
                   f"({key.short_fingerprint}): not enrolled", file=sys.stderr)
             return 1
     else:
-        answer = input(f"Does table {args.table}'s screen show {key.short_fingerprint}? [y/N] ")
+        try:
+            answer = input(f"Does table {args.table}'s screen show {key.short_fingerprint}? "
+                           "[y/N] ")
+        except (EOFError, KeyboardInterrupt) as exc:
+            why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else "end of input"
+            print(f"\ncompanion arbiter enroll: no answer ({why}): not enrolled",
+                  file=sys.stderr)
+            return 130 if isinstance(exc, KeyboardInterrupt) else 2
         if answer.strip().lower() not in ("y", "yes"):
             print("companion arbiter enroll: not enrolled", file=sys.stderr)
             return 1
@@ -279,7 +287,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"companion arbiter: no arbiter key at {key_path}: the page cannot send "
               "corrections (companion keys init --arbiter)", file=sys.stderr)
     try:
-        client = ArbiterClient(mqtt, keyring=keyring)
+        # The page starts from what it last verified of each table (kept on this laptop), so
+        # retained messages overwritten on the broker meanwhile cannot blind it.
+        client = ArbiterClient(mqtt, keyring=keyring, retained=Path(args.retained_dir)
+                               if args.retained_dir else data_dir() / "retained")
         # The station keeps each table's last (seq, hash): `companion verify --against`.
         tails = TailStore(Path(args.tails_dir) if args.tails_dir else data_dir() / "tails")
         client.view.on_applied = tails.saw
@@ -368,6 +379,9 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
                    "its name, round and pairings on the page")
     p.add_argument("--tails-dir", help="where each table's last (seq, hash) is kept, for "
                    "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)")
+    p.add_argument("--retained-dir", help="where the page keeps each table's last verified "
+                   "status, state and results across its restarts "
+                   "(default ~/.local/share/companion/arbiter/retained)")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a name the page is reached by, besides addresses and this machine's "
                         "own names (repeatable)")
@@ -375,6 +389,8 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
 
 def add_commands(sub: Any) -> None:
     """Add ``arbiter`` and ``dispute`` to the ``companion`` command's subparsers."""
+    from companion.argtypes import port, seconds, table_number, whole
+
     p = sub.add_parser("arbiter", help="the arbiter's page, PIN hash, signed results, standings")
     _serve_options(p)
     p.add_argument("--hash-pin", action="store_true", help="print the hash of a PIN and exit")
@@ -392,7 +408,8 @@ def add_commands(sub: Any) -> None:
     v.set_defaults(func=cmd_hash_pin)
 
     v = verbs.add_parser("enroll", help="trust a table's key once its fingerprint is compared")
-    v.add_argument("table", help="the table's number (as its journal header names it)")
+    v.add_argument("table", type=table_number,
+                   help="the table's number (as its journal header names it)")
     v.add_argument("key", help="the table's public key: the line `companion keys show` prints, "
                    "or its .pub file")
     v.add_argument("--fingerprint", help="compare with this fingerprint (as the table's screen "
@@ -404,11 +421,12 @@ def add_commands(sub: Any) -> None:
 
     v = verbs.add_parser("broker-config", help="write a locked mosquitto setup for the club")
     v.add_argument("dir", help="a new folder for mosquitto.conf, passwords, ACL and the CA")
-    v.add_argument("--tables", type=int, default=12, help="tables 1..N get a user (default 12)")
+    v.add_argument("--tables", type=whole(1, what="the number of tables"), default=12,
+                   help="tables 1..N get a user (default 12)")
     v.add_argument("--host", action="append", default=[],
                    help="the broker's name or address on the club's network (repeatable)")
-    v.add_argument("--tls-port", type=int, default=8883)
-    v.add_argument("--local-port", type=int, default=1883)
+    v.add_argument("--tls-port", type=port, default=8883)
+    v.add_argument("--local-port", type=port, default=1883)
     v.add_argument("--user", default="mosquitto", help="the user mosquitto runs as")
     v.set_defaults(func=cmd_broker_config)
 
@@ -429,7 +447,7 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--csv", help="write the standings here (default: print them)")
     v.add_argument("--trf", help="write FIDE TRF-16 player lines here")
     v.add_argument("--html", help="write a printable round sheet here (with --round)")
-    v.add_argument("--round", type=int)
+    v.add_argument("--round", type=whole(1, what="a round"))
     v.add_argument("--tournament", default="")
     v.add_argument("--unsigned", action="store_true",
                    help="accept result files without checking their signature")
@@ -440,5 +458,6 @@ def add_commands(sub: Any) -> None:
     p.add_argument("file", help="a game's journal (of a game that tells disputes)")
     p.add_argument("--at", required=True,
                    help="seconds (212.5), game clock (3:32.5) or time of day (14:03:12)")
-    p.add_argument("--window", type=float, default=20.0, help="seconds each side (default 20)")
+    p.add_argument("--window", type=seconds, default=20.0,
+                   help="seconds each side (default 20)")
     p.set_defaults(func=cmd_dispute)

@@ -66,7 +66,8 @@ def check_discovery(n: int, layout: Iterable[Placement]) -> Verdict:
         problems.append("not part of this puzzle: tiles " + ", ".join(map(str, extra)))
     missing = [t for t in range(1, n + 1) if t not in numbers]
     if missing:
-        problems.append("missing: tiles " + ", ".join(map(str, missing)))
+        problems.append(("missing: tile " if len(missing) == 1 else "missing: tiles ")
+                        + ", ".join(map(str, missing)))
     mismatches = _mismatches(board)
     problems += mismatches
     loop = 0

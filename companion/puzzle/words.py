@@ -11,7 +11,9 @@ the puzzle screen's map names it. A sentence the list does not know is shown as 
 
 from __future__ import annotations
 
-from companion.i18n import N_, _, match_template
+import re
+
+from companion.i18n import N_, _, match_template, ngettext
 from companion.tantrix.cellnames import CellNames
 
 #: Every problem :func:`companion.puzzle.rules.check_discovery` finds in a layout.
@@ -19,12 +21,20 @@ PROBLEMS = (
     N_("tile {tile} is laid twice"),
     N_("tiles {tile} and {other} share cell {cell}"),
     N_("not part of this puzzle: tiles {tiles}"),
-    N_("missing: tiles {tiles}"),
+    # "missing: tile 3" / "missing: tiles 2, 3": said with ngettext (see in_words)
     N_("the {colour} bands make no loop through all {n} tiles (largest {colour2} loop: {loop})"),
     N_("the {colour} bands make no loop through all {n} tiles"),
     N_("golden rule: side {side} of tile {tile} at {cell} is {colour} but tile {other} shows "
        "{colour2}"),
+    # a Rainbow puzzle's (companion.tantrix.solo.Rainbow.verdict)
+    N_("no {colour} loop through all {n} tiles (largest: {loop})"),
+    N_("no loop through all {n} tiles (largest: {loop})"),
+    N_("the tiles do not fill a triangle of rows {shape}"),
+    N_("no line through all {n} tiles (longest: {colour} {line})"),
 )
+
+#: The tiles a layout still lacks, as the rules write it (one tile, or several).
+_MISSING = re.compile(r"missing: tiles? (?P<tiles>\d+(?:[ ,]+\d+)*)")
 
 #: Every refusal of a tile laid or lifted (:mod:`companion.puzzle.rules`,
 #: :func:`companion.puzzle.simulate.apply_event`) and every slip of the keypad dialogue
@@ -51,8 +61,13 @@ _COLOURS = ("colour", "colour2")
 def in_words(text: str, names: CellNames | None = None) -> str:
     """A problem or refusal's English ``text`` in the players' language; with ``names`` (the
     layout on the screen) every engine cell ``(q, r)`` named as the map names it."""
+    missing = _MISSING.fullmatch(text)
     found = match_template(text, PROBLEMS + REFUSALS)
-    if found is None:
+    if missing is not None:
+        tiles = missing["tiles"]
+        said = ngettext("missing: tile {tiles}", "missing: tiles {tiles}",
+                        len(re.findall(r"\d+", tiles))).format(tiles=tiles)
+    elif found is None:
         said = text
     else:
         template, values = found

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.notation import parse_time
 from companion.replay.model import Frame, Replay, load
 from companion.scenario import MalformedInput
@@ -45,9 +45,8 @@ def position_at(replay: Replay, kind: str, value: float) -> Frame:
     if kind == "move":
         return replay.frame_after_move(int(value))
     if value > replay.duration:
-        raise ValueError(
-            f"the record ends at {replay.duration:.1f} s: no position at {value:.1f} s"
-        )
+        raise ValueError(_("the record ends at {end} s: no position at {at} s").format(
+            end=f"{replay.duration:.1f}", at=f"{value:.1f}"))
     return replay.at_time(value)
 
 
@@ -98,25 +97,28 @@ def cmd_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         _say(prog, args.file, str(exc))
         return 2
     for note in replay.notes:
-        _say(prog, args.file, f"note: {note}")
+        _say(prog, args.file, _("note: {note}").format(note=note))
     wrote = False
     try:
         if args.png:
             paths = gif_mod.write_pngs(replay, args.png)
-            print(f"wrote {len(paths)} pictures to {args.png}", file=out)
+            print(ngettext("wrote {n} picture to {folder}", "wrote {n} pictures to {folder}",
+                           len(paths)).format(n=len(paths), folder=args.png), file=out)
             wrote = True
         if args.gif:
             plan = gif_mod.write_gif(replay, args.gif, speed=args.speed, fps=args.fps,
                                       per_move_ms=args.frame_ms)
-            print(f"wrote {args.gif} ({len(plan.frames)} frames, "
-                  f"{sum(plan.durations) / 1000:.1f} s)", file=out)
+            print(_("wrote {file} ({frames} frames, {seconds} s)").format(
+                file=args.gif, frames=len(plan.frames),
+                seconds=f"{sum(plan.durations) / 1000:.1f}"), file=out)
             wrote = True
         if args.html:
             Path(args.html).write_text(page(replay), encoding="utf-8")
-            print(f"wrote {args.html} ({len(replay.frames)} frames)", file=out)
+            print(_("wrote {file} ({frames} frames)").format(file=args.html,
+                                                            frames=len(replay.frames)), file=out)
             wrote = True
     except OSError as exc:
-        _say(prog, args.file, f"cannot write: {exc}")
+        _say(prog, args.file, _("cannot write: {why}").format(why=exc))
         return 1
     if wrote:
         return 0
@@ -158,15 +160,17 @@ def cmd_notation(args: argparse.Namespace, out: TextIO | None = None) -> int:
         _say(prog, args.file, str(exc))
         return 2
     for note in replay.notes:
-        _say(prog, args.file, f"note: {note}")
+        _say(prog, args.file, _("note: {note}").format(note=note))
     text = replay.notation()
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            _say(prog, args.file, f"cannot write {args.output}: {exc.strerror}")
+            _say(prog, args.file, _("cannot write {file}: {why}").format(file=args.output,
+                                                                          why=exc.strerror))
             return 1
-        print(f"wrote {args.output} ({replay.moves} moves, {replay.records} lines)", file=out)
+        print(_("wrote {file} ({moves} moves, {lines} lines)").format(
+            file=args.output, moves=replay.moves, lines=replay.records), file=out)
     else:
         out.write(text)
     return 0
@@ -184,6 +188,8 @@ def _positive(text: str) -> float:
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``replay`` and ``notation`` to a subcommand parser."""
+    from companion.argtypes import whole
+
     p = sub.add_parser(
         "replay",
         help="step through a recorded game; pictures, GIF, HTML",
@@ -200,7 +206,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="GIF in real time X times faster (default: one frame per move)")
     p.add_argument("--fps", type=_positive, default=2.0,
                    help="real-time GIF: pictures per second between moves (default 2)")
-    p.add_argument("--frame-ms", type=int, default=700, metavar="MS",
+    p.add_argument("--frame-ms", type=whole(1, what="milliseconds per move"), default=700,
+                   metavar="MS",
                    help="one-frame-per-move GIF: milliseconds per move (default 700)")
     p.add_argument("--html", metavar="FILE",
                    help="write a self-contained HTML viewer (works offline)")

@@ -264,7 +264,8 @@ def page(replay: Replay) -> str:
     last = replay.frames[-1].state
     if last.get("over"):
         winner = last.get("winner")
-        result = _("a tie") if winner == "tie" else _("{player} wins").format(player=winner)
+        result = (_("a tie") if winner == "tie"
+                  else _("{player} wins").format(player=game.player(replay, str(winner))))
         summary = _("{result}, {moves} moves, {time}").format(
             result=result, moves=replay.moves, time=clock(replay.duration))
     else:

@@ -36,6 +36,11 @@ class ReplayGame(Protocol):
         """Who played, for headings and pictures (``Ada (red) v Ben (black)``)."""
         ...
 
+    def player(self, replay: Replay, name: str) -> str:
+        """A player as the state names him (``red``, or a Tokami player's name), said as the
+        replay's words say him in the players' language (``červený``)."""
+        ...
+
     def text_lines(self, replay: Replay, state: Mapping[str, Any]) -> list[str]:
         """One frame's state of ``replay`` as lines of text for a terminal (the board, clocks,
         scores), named as the game's pictures name things (a Tantrix replay's cells)."""

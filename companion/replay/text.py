@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.i18n import _, say
@@ -19,12 +19,22 @@ def title(replay: Replay) -> str:
     return of(replay.game).title(replay)
 
 
-def names_title(header: Mapping[str, Any]) -> str:
-    """Who played, from the header's ``names``: ``Ada (red) v Ben (black)`` ("" when none)."""
+def names_title(header: Mapping[str, Any], colour: Callable[[str], str] = _) -> str:
+    """Who played, from the header's ``names``: ``Ada (red) v Ben (black)`` ("" when none),
+    each seat's colour said by ``colour`` (the game's word for it) in the players' language."""
     names = header.get("names")
-    if isinstance(names, Mapping) and names:
-        return " v ".join(f"{n} ({p})" for p, n in names.items() if isinstance(n, str) and n)
-    return ""
+    if not isinstance(names, Mapping) or not names:
+        return ""
+    return versus([_("{name} ({colour})").format(name=n, colour=colour(str(p)))
+                   for p, n in names.items() if isinstance(n, str) and n])
+
+
+def versus(sides: Sequence[str]) -> str:
+    """``Ada v Ben`` (``Ada contre Ben``): the two sides of a game, in the players' language;
+    three or more are listed (``red, yellow, blue``)."""
+    if len(sides) == 2:
+        return _("{one} v {other}").format(one=sides[0], other=sides[1])
+    return ", ".join(sides)
 
 
 def heading(replay: Replay, frame: Frame) -> str:

@@ -16,6 +16,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from companion.folders import cannot_write
     from companion.tamsk.demo import main as demo_main
 
+    if args.window and not args.interactive:
+        print("companion demo: --window shows the game you play: use it with --interactive "
+              "(the scripted demo draws the OLED in the terminal and into --gif)",
+              file=sys.stderr)
+        return 2
     config = config_for_command(args.config) if args.config or args.interactive else None
     journal_dir = Path(args.journal_dir) if args.journal_dir else None
     if journal_dir is None and args.interactive and args.config:  # the table's own folder
@@ -54,8 +59,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     backend = args.backend or str(cfg["table"]["backend"])
     from gpiozero.exc import BadPinFactory
 
+    from companion.cli import quiet_pin_fallbacks
     from companion.hw.display import DisplayMissing
 
+    quiet_pin_fallbacks()
     try:
         return calibrate_main(cfg, path, backend)
     except DisplayMissing as exc:

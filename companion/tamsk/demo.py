@@ -27,7 +27,7 @@ from companion.inputs import RawInput
 from companion.notation import format_time
 from companion.screens import upscale
 from companion.tamsk.board import CAPACITY
-from companion.tamsk.words import colour_word, reason_in_words
+from companion.tamsk.words import colour_word, reason_in_words, refusal_in_words, rule_in_words
 
 
 @dataclass(order=True)
@@ -302,8 +302,9 @@ def save_gif(frames: list[tuple[Image.Image, float]], path: Path, speed: float) 
         nxt = times[i + 1] if i + 1 < len(times) else times[i] + 24.0
         durations.append(max(20, int(1000 * (nxt - times[i]) / (speed or 12.0))))
     path.parent.mkdir(parents=True, exist_ok=True)
-    images[0].save(
-        path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=False
+    images[0].save(  # a GIF whatever the file is called (``--gif out/oled``)
+        path, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0,
+        optimize=False,
     )
 
 
@@ -360,7 +361,8 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     # position show it (the live table has lingered on after the end: its sand ran on).
     state_view = simulate_file(result["journal"])
     # What ``companion simulate`` prints, in the players' language (its JSON stays English).
-    print(summary(state_view, _=_, pgettext=pgettext))
+    print(summary(state_view, _=_, pgettext=pgettext, refusal=refusal_in_words,
+                  rule=rule_in_words))
     print()
     print(result_line(state_view))
     print(_("journal: {path}").format(path=result["journal"]))

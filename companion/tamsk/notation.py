@@ -148,7 +148,7 @@ def line_words(
     if kind == "end":
         return joined([word(N_("end")), when], " ")
     if kind == "note":
-        return joined([word(N_("note")), notation.json_text(str(e.get("text", ""))), when],
+        return joined([word(N_("note")), notation.note_text(str(e.get("text", ""))), when],
                       " ")
     return joined([notation.raw_text(e, exact)])
 

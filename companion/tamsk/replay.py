@@ -28,7 +28,7 @@ from companion.tamsk.words import (
     rule_in_words,
 )
 
-__all__ = ["axis", "chart", "dynamics", "fold", "picture", "size", "static", "svg",
+__all__ = ["axis", "chart", "dynamics", "fold", "picture", "player", "size", "static", "svg",
            "text_lines", "title"]
 
 #: The sand chart's dashes: one style for each glass number (r1, r2, r3...).
@@ -37,7 +37,12 @@ DASHES = {"1": "", "2": "7 4", "3": "2 3"}
 
 def title(replay: Replay) -> str:
     """Who played, from the header's names: ``Ada (red) v Ben (black)``."""
-    return names_title(replay.header)
+    return names_title(replay.header, colour_word)
+
+
+def player(replay: Replay, name: str) -> str:
+    """A player (``red``, ``black``) as the replay's words say him: ``červený`` in Czech."""
+    return colour_word(name)
 
 
 def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:

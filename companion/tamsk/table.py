@@ -870,6 +870,8 @@ def configure_players(config: dict[str, Any], players: list[str]) -> None:
     """``new-game --players RED,BLACK``: the two players' names, red first."""
     if len(players) != 2:
         raise ValueError("a Tamsk game has two players: --players RED,BLACK (their names)")
+    if players[0] and players[0].casefold() == players[1].casefold():
+        raise ValueError(f"red and black are two players: not both {players[0]!r}")
     config["game"]["names"] = {"red": players[0], "black": players[1]}
 
 

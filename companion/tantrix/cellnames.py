@@ -71,9 +71,39 @@ class CellNames:
     def names(self, cells: Sequence[Sequence[int]]) -> str:
         return " ".join(self.name(int(c[0]), int(c[1])) for c in cells)
 
+    def cell(self, name: str) -> Cell | None:
+        """The cell a name such as ``c4`` names on this picture (what :meth:`name` writes
+        read back), or None when ``name`` is not a cell's name.
+
+        >>> names = CellNames()
+        >>> names.cell(names.name(2, -1)) == (2, -1)
+        True
+        """
+        match = _NAME.fullmatch(name.strip().lower())
+        if match is None:
+            return None
+        letters, column = match[1], int(match[2])
+        below = letters.startswith("-")
+        index = _index(letters.lstrip("-"))
+        r = self.top + (-index - 1 if below else index)
+        doubled = self.left + 2 * (column - 1) + (r - self.left) % 2  # 2q + r, same parity as r
+        return (doubled - r) // 2, r
+
     def in_text(self, text: str) -> str:
         """``(1, 1) touches no tile`` -> ``c4 touches no tile``: every engine cell renamed."""
         return _ENGINE_CELL.sub(lambda m: self.name(int(m[1]), int(m[2])), text)
+
+
+#: A cell's name as :meth:`CellNames.name` writes it: row letters, column number.
+_NAME = re.compile(r"(-?[a-z]+)(-?\d+)")
+
+
+def _index(letters: str) -> int:
+    """``a`` -> 0, ``z`` -> 25, ``aa`` -> 26: :func:`_letters` read back."""
+    value = 0
+    for ch in letters:
+        value = value * 26 + ascii_lowercase.index(ch) + 1
+    return value - 1
 
 
 def _letters(row: int) -> str:

@@ -224,7 +224,12 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
                                 phase=now["phase"]))
         if now["over"] and not any(m.startswith("game over") for f in frames for m in f.marks):
             w = now["winner"]
-            points = ", ".join(f"{p} {s['points']}" for p, s in now["scores"].items())
+            # "red 16, yellow 12", each colour a word a replay says in the players' language
+            # (the remark's own template joins them; it needs no entry in the catalogs)
+            scores = list(now["scores"].items())
+            points = Remark(", ".join(f"{{p{k}}} {s['points']}" for k, (_p, s) in
+                                      enumerate(scores)),
+                            **{f"p{k}": Remark(p) for k, (p, _s) in enumerate(scores)})
             marks.append(Remark(N_("game over: a tie ({points})"), points=points) if w == "tie"
                          else Remark(N_("game over: {player} wins ({points})"),
                                      player=Remark(w), points=points))

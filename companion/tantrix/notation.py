@@ -137,7 +137,7 @@ def line_words(
         where = cell(e["q"], e["r"]) if cell is not None else f"({e['q']},{e['r']})"
         words += [f"#{e['tile']}", where, f"r{e['rot']}"]
     elif kind == "note":
-        words += [word("note"), notation.json_text(str(e.get("text", "")))]
+        words += [word("note"), notation.note_text(str(e.get("text", "")))]
     elif kind == "draw" and e.get("player") is not None:
         words += [word(str(e["player"])), word("draws"), f"#{e['tile']}"]
     elif kind in ("draw", "lift"):  # a solo mode: no player

@@ -15,7 +15,7 @@ from companion.replay.chart import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, axes
 from companion.replay.model import Frame, Replay
 from companion.replay.palette import TANTRIX, Ink, hex_of
 from companion.replay.shapes import Shape
-from companion.replay.text import names_title, recent
+from companion.replay.text import names_title, recent, versus
 from companion.tantrix import picture as drawing
 from companion.tantrix.cellnames import CellNames
 from companion.tantrix.fold import fold
@@ -25,20 +25,33 @@ from companion.tantrix.words import refusal_in_words, rule_in_words
 #: A traced chain's kind, as the text replay names it.
 CHAIN_KINDS = (N_("line"), N_("loop"))
 
-__all__ = ["axis", "chart", "dynamics", "fold", "picture", "size", "static", "svg",
+__all__ = ["axis", "chart", "dynamics", "fold", "picture", "player", "size", "static", "svg",
            "text_lines", "title"]
 
 
 def title(replay: Replay) -> str:
-    """Who played: the header's names (``Ada (red) v Ben (yellow)``), else the colours."""
+    """Who played: the header's names (``Ada (red) v Ben (yellow)``), else the colours (``red
+    v yellow``), or the solo mode and its puzzle (``Solitaire: line``), in the players'
+    language."""
     names = replay.header.get("names")
     if isinstance(names, Mapping) and names:
-        return names_title(replay.header)
+        return names_title(replay.header, _)
     mode = replay.header.get("mode", "strategy")
     if mode != "strategy":
         extra = replay.header.get("puzzle") or replay.header.get("target") or ""
-        return f"Tantrix {mode} {extra}".strip()
-    return " v ".join(dict.fromkeys(str(p) for p in replay.header.get("players", [])))
+        said = _(MODES[mode]) if mode in MODES else str(mode)
+        return _("{mode}: {what}").format(mode=said, what=_(str(extra))) if extra else said
+    return versus([_(str(p)) for p in dict.fromkeys(replay.header.get("players", []))])
+
+
+#: The solo modes, as a replay's title names them.
+MODES = {"solitaire": N_("Solitaire"), "rainbow": N_("Rainbow"), "gobble": N_("Gobble"),
+         "race": N_("Gobble race")}
+
+
+def player(replay: Replay, name: str) -> str:
+    """A player (a colour) as the replay's words say it: ``červená`` in Czech."""
+    return _(name)
 
 
 def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:
@@ -52,6 +65,9 @@ def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:
     ]
     if state.get("mode") in ("solitaire", "rainbow", "gobble"):
         out.append(_("SOLVED") if state.get("solved") else _("not solved"))
+    drawn = drawing.drawn_tiles(state)
+    if drawn:  # Gobble's opening holds two drawn tiles before they are laid together
+        out.append(_("drawn: {tiles}").format(tiles=" ".join(map(str, drawn))))
     tiles = state.get("tiles", [])
     if tiles:
         out += board_map(
@@ -135,5 +151,5 @@ def chart(replay: Replay) -> str:
         lines.append(f'<line x1="{x1 + 10}" y1="{ly}" x2="{x1 + 34}" y2="{ly}" '
                      f'stroke="{colour}" stroke-width="3"/>')
         lines.append(f'<text x="{x1 + 40}" y="{ly + 4}" font-size="11" '
-                     f'fill="{hex_of(Ink.TEXT)}">{escape(player)}</text>')
+                     f'fill="{hex_of(Ink.TEXT)}">{escape(_(player))}</text>')
     return finish(body + lines, x0, x1, t1)

@@ -28,7 +28,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, pgettext
 from companion.screens.layout import (
     BAR,
     PITCH,
@@ -67,7 +67,14 @@ BAND_COLOURS: dict[str, tuple[int, int, int]] = {
 }
 TILE_FILL = (28, 28, 28)
 TILE_EDGE = (95, 95, 95)
-LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B"}
+def colour_letter(colour: object) -> str:
+    """A band colour's letter on the screen as a player reads it: the first letter of the
+    colour in his language (French ``J`` jaune, ``V`` vert; Czech ``Ž`` žlutá, ``M`` modrá);
+    ``?`` for no colour. The notation keeps the English ones
+    (:data:`companion.tantrix.tiles.LETTERS`)."""
+    said = {"red": pgettext("colour letter", "R"), "yellow": pgettext("colour letter", "Y"),
+            "green": pgettext("colour letter", "G"), "blue": pgettext("colour letter", "B")}
+    return said.get(str(colour), "?")
 
 #: The rules a refusal can name; the screen shows them as the title of the refusal.
 RULES = (
@@ -934,7 +941,7 @@ def draw_tile_inset(
         _draw_band(draw, cx, cy, radius, a, b, palette.foreground, 1)
     for side, colour in enumerate(colours):
         lx, ly = _side_point(cx, cy, radius * math.sqrt(3) / 2 + 7, side)
-        letter = LETTERS.get(colour, "?")
+        letter = colour_letter(colour)
         x, y = round(lx) - 2, round(ly) - 3
         other = facing[side] if side < len(facing) else None
         if other is not None and other != colour:
@@ -959,8 +966,8 @@ def _draw_sides_table(
         other = facing[side] if side < len(facing) else None
         if other is not None and other != colour:
             draw.rectangle((cx - 2, y - 2, cx + CHAR_WIDTH, y + PITCH + 7), outline=palette.warning)
-        draw_text(draw, cx, y, LETTERS.get(colour, "?"), _letter_colour(palette, colour))
-        mark = "." if other is None else LETTERS.get(str(other), "?")
+        draw_text(draw, cx, y, colour_letter(colour), _letter_colour(palette, colour))
+        mark = "." if other is None else colour_letter(other)
         draw_text(draw, cx, y + PITCH, mark, _letter_colour(palette, other))
 
 
@@ -1059,7 +1066,7 @@ def _draw_space_inset(
             continue
         lx, ly = _side_point(cx, cy, radius * math.sqrt(3) / 2 + 6, side)
         x, y = round(lx) - 2, round(ly) - 3
-        draw_text(draw, x, y, LETTERS.get(str(colour), "?"), _letter_colour(palette, colour))
+        draw_text(draw, x, y, colour_letter(colour), _letter_colour(palette, colour))
 
 
 def _draw_undo(

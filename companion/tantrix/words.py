@@ -74,6 +74,12 @@ REFUSALS = (
     N_("tile {tile} is drawn: lay it first"),
     N_("tile {tile} is drawn: lay or discard it"),
     N_("draw a tile first"),
+    # the Gobble opening: two tiles drawn, then laid together (companion.tantrix.solo)
+    N_("tiles {tile} and {other} are drawn: lay them together"),
+    N_("tile {tile} is drawn: lay it beside tile {other}"),
+    N_("tile {tile} is drawn: draw the second tile, then lay the two together"),
+    N_("tiles {tile} and {other} are drawn, not {third}"),
+    N_("tile {tile} is drawn already"),
 )
 
 
@@ -103,7 +109,7 @@ def refusal_in_words(detail: str, names: CellNames | None = None) -> str:
     if found is None:
         return names.in_text(detail) if names is not None else detail
     template, values = found
-    for key in ("colour", "colour2", "player"):
+    for key in ("colour", "colour2", "player", "back", "puzzle"):  # colours, all of them
         if key in values:
             values[key] = _(values[key])
     if "side" in values:

@@ -67,8 +67,14 @@ class _Table:
         name = obj["ev"]
         by = obj.get("player")
         try:
-            if name == "end":
+            if name == "note":  # a remark (the table's "game over" with its result): no turn
+                pass
+            elif name == "end":
                 self.game.stop()
+            elif name == "resign":
+                if by not in self.game.setup.players:
+                    raise IllegalTurn("malformed", f"{by!r} is not playing this game")
+                self.game.resign(str(by))
             elif name == "correct":
                 try:
                     fix = parse_correction(obj, line)

@@ -28,7 +28,8 @@ _WORD = re.compile(r'[^\s,()+";:@\\]+')
 _NAME = re.compile(r'([^\s",();:@\\]+):(?=\s|$)')
 #: Words a Tokami line gives a meaning to: a colour or a name spelt like one is quoted.
 WORDS = frozenset(
-    {"up", "not", "higher", "fell", "in", "hand", "declined", "undo", "end", "note", "raw"}
+    {"up", "not", "higher", "fell", "in", "hand", "declined", "undo", "end", "resign", "note",
+     "raw"}
 )
 
 
@@ -40,6 +41,8 @@ def line_kind(event: Mapping[str, Any]) -> str:
         return "raw"
     player = event.get("player")
     if player is not None and (not isinstance(player, str) or not player):
+        return "raw"
+    if kind == "note" and not isinstance(event.get("text", ""), str):
         return "raw"
     if kind not in CONTROL_EVENTS:
         try:
@@ -105,7 +108,9 @@ def line_words(event: Mapping[str, Any], kind: str, *, exact: bool = True) -> Wo
         if event.get("in_hand") is not None:
             words.append(joined(["(", remark_word(N_("in hand")), " ",
                                  _colour_word(event["in_hand"]), ")"]))
-    else:  # declined, undo, end
+    elif kind == "note":
+        words += [remark_word(N_("note")), notation.note_text(str(event.get("text", "")))]
+    else:  # declined, undo, end, resign
         words.append(remark_word(kind))
     if event.get("t") is not None:
         words.append(stamp(event["t"], exact))
@@ -113,7 +118,7 @@ def line_words(event: Mapping[str, Any], kind: str, *, exact: bool = True) -> Wo
 
 
 #: The words of a line that is a control or a refusal, for ``make catalogs``.
-CONTROL_WORDS = (N_("declined"), N_("undo"), N_("end"))
+CONTROL_WORDS = (N_("declined"), N_("undo"), N_("end"), N_("resign"))
 
 
 def _tokens(body: str, number: int) -> list[str]:
@@ -144,7 +149,8 @@ def _colour(token: str | None, number: int, what: str) -> str:
 
 _FORMS = (
     "a Tokami line is NAME: COLOUR up[, +BONUS], NAME: fell C1,C2 [(in hand C)], "
-    "NAME: COLOUR not higher, NAME: declined, undo, end or raw {...} (then @TIME if known)"
+    "NAME: COLOUR not higher, NAME: declined, NAME: resign, undo, end, note \"TEXT\" or "
+    "raw {...} (then @TIME if known)"
 )
 
 
@@ -172,8 +178,10 @@ def parse_line(body: str, number: int) -> list[dict[str, Any]]:
     if not tokens:
         raise MalformedInput(_FORMS, number)
     head = tokens[0]
-    if head in ("declined", "undo", "end") and len(tokens) == 1:
+    if head in ("declined", "undo", "end", "resign") and len(tokens) == 1:
         event["ev"] = head
+    elif head == "note":
+        event.update(notation.end_or_note(tokens, number, time_required=False)[0])
     elif head == "fell":
         fallen: list[str] = []
         i = 1

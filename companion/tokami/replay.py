@@ -15,8 +15,13 @@ from companion.tokami import picture as drawing
 from companion.tokami.fold import fold
 from companion.tokami.picture import axis, chart, title
 
-__all__ = ["axis", "chart", "dynamics", "fold", "picture", "size", "static", "svg",
+__all__ = ["axis", "chart", "dynamics", "fold", "picture", "player", "size", "static", "svg",
            "text_lines", "title"]
+
+
+def player(replay: Replay, name: str) -> str:
+    """A player as the replay names him: by his name, as the header writes it."""
+    return name
 
 
 def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:

@@ -45,7 +45,12 @@ from pathlib import Path
 from typing import Any
 
 from companion import registry
-from companion.arbiter.brokerconfig import ARBITER_USER, table_user, write_broker_config
+from companion.arbiter.brokerconfig import (
+    ARBITER_USER,
+    SENDER_USER,
+    table_user,
+    write_broker_config,
+)
 from companion.arbiter.commands import make_command, make_pairing_command
 from companion.arbiter.hooks import ArbiterHooks
 from companion.arbiter.pin import hash_pin
@@ -112,7 +117,7 @@ class Evening:
 
 def _free_port() -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))  # free on every address: the TLS listener binds them all
         return int(s.getsockname()[1])
 
 
@@ -265,7 +270,7 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
     evening.url = f"http://{host}:{server.port}/"
     say(f"the page: {evening.url} (the arbiter's: {evening.url}arbiter, PIN {PIN})")
 
-    arbiter_mqtt = mqtt_for(ARBITER_USER)
+    arbiter_mqtt = mqtt_for(SENDER_USER)  # the command line's own user: never the page's
     corrected = False
 
     # 5. three rounds

@@ -67,7 +67,7 @@ def test_a_layout_missing_a_tile_is_not_solved(tmp_path: Path) -> None:
     s = started(tmp_path)
     for p in DISCOVERY_4[:3]:
         lay_tile(s, p)
-    assert not s.view["solved"] and "missing: tiles 3" in s.view["problems"]
+    assert not s.view["solved"] and "missing: tile 3" in s.view["problems"]
 
 
 def test_the_first_tile_goes_in_the_middle(tmp_path: Path) -> None:

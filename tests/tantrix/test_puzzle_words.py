@@ -30,7 +30,7 @@ def summary() -> str:
 
 def test_the_json_keeps_the_rules_english_and_the_engine_s_cells() -> None:
     out = result()
-    assert out["problems"] == ["missing: tiles 3",
+    assert out["problems"] == ["missing: tile 3",
                                "the yellow bands make no loop through all 3 tiles"]
     assert out["violations"][0]["detail"] == "tile 2 already lies at (1, 0)"
 
@@ -39,7 +39,7 @@ def test_the_english_summary_is_unchanged() -> None:
     assert summary().splitlines() == [
         "Discovery 3: one yellow loop through tiles 1 to 3",
         "not solved: 2/3 tiles laid",
-        "  missing: tiles 3",
+        "  missing: tile 3",
         "  the yellow bands make no loop through all 3 tiles",
         "Tiles:",
         "   1 at (0, 0) turn 0  YBRBRY",
@@ -54,7 +54,7 @@ def test_the_summary_is_said_in_french() -> None:
     i18n.use("fr")
     lines = summary().splitlines()
     assert lines[0] == "Discovery 3 : une boucle (jaune) par les tuiles 1 à 3"
-    assert lines[1:4] == ["non résolu : 2/3 tuiles posées", "  manquantes : tuiles 3",
+    assert lines[1:4] == ["non résolu : 2/3 tuiles posées", "  manquante : tuile 3",
                           "  les bandes (jaune) ne font pas de boucle par les 3 tuiles"]
     assert "  ligne 5 : lift : la tuile 3 n'est pas posée" in lines
 
@@ -63,7 +63,7 @@ def test_the_summary_is_said_in_czech() -> None:
     i18n.use("cs")
     lines = summary().splitlines()
     assert lines[0] == "Discovery 3: jedna smyčka (žlutá) přes destičky 1 až 3"
-    assert "  chybí destičky 3" in lines and "Destičky:" in lines
+    assert "  chybí destička 3" in lines and "Destičky:" in lines
     assert "  řádek 5: lift: destička 3 neleží na stole" in lines
 
 

@@ -54,10 +54,12 @@ def test_the_rule_book_example_red_loop_of_tiles_1_to_4() -> None:
     assert check_discovery(4, layout).solved
 
 
-def test_a_missing_tile_is_named() -> None:
-    verdict = check_discovery(5, solution(5)[:-1])
-    assert not verdict.solved
-    assert any(p.startswith("missing: tiles") for p in verdict.problems)
+def test_a_missing_tile_is_named_one_tile_in_the_singular_several_in_the_plural() -> None:
+    layout = solution(5)
+    one = check_discovery(5, [p for p in layout if p.tile != 5])
+    assert not one.solved and "missing: tile 5" in one.problems
+    two = check_discovery(5, [p for p in layout if p.tile not in (4, 5)])
+    assert "missing: tiles 4, 5" in two.problems
 
 
 def test_a_tile_beyond_n_does_not_belong() -> None:
