@@ -61,3 +61,19 @@ def test_the_replay_panel_clock_has_a_decimal_comma_and_the_notation_keeps_its_p
     finally:
         i18n.reset()
 
+
+
+@pytest.mark.parametrize(("lang", "mark"), [("en", "."), ("fr", ","), ("cs", ",")])
+def test_the_arbiter_pages_tamsk_card_writes_seconds_with_the_arbiters_decimal_mark(
+    lang: str, mark: str
+) -> None:
+    """The card counts the sand down in the browser: the mark comes from the server's CLDR."""
+    from companion.tamsk.arbiter import page_script
+
+    i18n.use(lang)
+    try:
+        script = page_script()
+    finally:
+        i18n.reset()
+    assert f'"decimal": "{mark}"' in script.replace('"decimal":"', '"decimal": "')
+    assert "toFixed(1)" not in script.replace('v.toFixed(1).replace(".", TAMSK_WORDS.decimal)', "")
