@@ -107,6 +107,7 @@ def _read(args: argparse.Namespace, name: str | None = None) -> tuple[Tournament
     from companion.tournament import store
 
     path = _path(args, name)
+    store.not_version_1(path)
     done = store.read(path, arbiter_public(_config(args), _given_arbiter(args)))
     if done.note:
         _print(done.note, err=True)
@@ -308,7 +309,7 @@ def _record_journals(args: argparse.Namespace, files: Sequence[Path],
         if checked.status == OK and keep is not None:
             checked = check_journal(_keep(f, keep), keys, tournaments, only=only)
         if checked.status != OK:
-            _print(checked.line, err=checked.exit_code != 0)
+            _print(checked.line, err=True)
             code = max(code, checked.exit_code)
             continue
         assert checked.tournament is not None
@@ -446,7 +447,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
     for t in chosen:
         results = None
         if args.journals:
-            mine = [f for f in files if _named(f) in (None, name_key(t.name))]
+            mine = files if args.tournament else [
+                f for f in files if _named(f) in (None, name_key(t.name))]
             results, worst = _journal_results(args, t, mine)
             code = max(code, worst)
         table = standings(t, after=args.round, results=results)

@@ -50,8 +50,10 @@ def record_result(
     via: str,
     replace_why: str | None = None,
     wall: Callable[[], float] = time.time,
+    seen: frozenset[str] = frozenset(),
 ) -> Recorded:
-    """Enter (or replace) one game's result in the tournament file at ``path``."""
+    """Enter (or replace) one game's result in the tournament file at ``path``; ``seen``: the
+    hashes of the records of the journal the result comes from."""
     said: list[Recorded] = []
 
     def make(t: Tournament) -> list[dict[str, Any]]:
@@ -64,7 +66,9 @@ def record_result(
             said.append(Recorded(Remark(N_("{where}: {result} recorded"), where=where,
                                         result=result.text()), written=True))
             return [result_record(t, number, board, result, source, wall=wall(), via=via)]
-        same_game = (was is not None and source.game_id and was.game_id == source.game_id)
+        # the same game (its header's hash) going on from the final record recorded
+        same_game = (was is not None and bool(source.game_id) and was.game_id == source.game_id
+                     and (was.final == source.final or was.final in seen))
         if same_game and (was is not None and was.final == source.final or old == result):
             said.append(Recorded(Remark(N_("{where}: {result} is recorded already"),
                                         where=where, result=old.text()), already=True))
@@ -101,4 +105,4 @@ def record_checked(path: Path, key: SigningKey, checked: Checked, *, via: str,
     assert checked.round is not None and checked.board is not None
     assert checked.result is not None and checked.source is not None
     return record_result(path, key, checked.round, checked.board, checked.result,
-                         checked.source, via=via, replace_why=replace_why)
+                         checked.source, via=via, replace_why=replace_why, seen=checked.seen)

@@ -78,6 +78,9 @@ class Checked:
     #: Why it was skipped: "no-header", "unfinished", "no-tournament", "other-tournament",
     #: "not-paired", "no-standings".
     skip: str = ""
+    #: The hash of every record (a result recorded from this game's earlier final record is
+    #: replaced by a later one only when that final record is among them).
+    seen: frozenset[str] = frozenset()
 
     @property
     def exit_code(self) -> int:
@@ -265,6 +268,7 @@ def _match(out: Checked, final: int, keys: Keys, tournaments: list[Tournament],
     signer = verdict.signer.fingerprint if verdict.signer is not None else ""
     final_seq = j.events[final][0] - 1
     out.round, out.board, out.result = number, g.board, result
+    out.seen = frozenset(seqs.values())
     out.source = Source("table" if via_table else "journal", table, signer,
                         seqs.get(0, ""), seqs.get(final_seq, ""), j.records, path.name)
     out.status, out.line = OK, Remark(N_("{file}: round {round} board {board}: {players} "

@@ -74,6 +74,13 @@ def refusal(verdict: Any) -> str:
     return f"FAILED: {why}"
 
 
+def not_version_1(path: Path) -> None:
+    """Refuse a version 1 file, saying how to upgrade it."""
+    if path.name.endswith(V1_SUFFIX):
+        raise refuse(N_("{file} is a version 1 tournament file: `companion tournament upgrade "
+                        "{file}` makes the signed version 2 file"), file=str(path))
+
+
 @dataclass
 class Read:
     """A tournament file read and checked: the tournament, ``companion verify``'s verdict on
@@ -100,9 +107,7 @@ def read(path: str | Path, key: PublicKey) -> Read:
     from companion.verify import verify_signed
 
     path = Path(path)
-    if path.name.endswith(V1_SUFFIX):
-        raise refuse(N_("{file} is a version 1 tournament file: `companion tournament upgrade "
-                        "{file}` makes the signed version 2 file"), file=str(path))
+    not_version_1(path)
     try:
         verdict = verify_signed(path, key, trust=TRUST, whose=TRUST)
     except FileNotFoundError:

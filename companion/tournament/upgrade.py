@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from companion.keys import SigningKey
 from companion.remark import N_
 from companion.tournament import store
+from companion.tournament.outcome import default_reason
 from companion.tournament.model import (
     Result,
     Settings,
@@ -74,6 +76,9 @@ def records_of(old: Mapping[str, Any], wall: float) -> tuple[dict[str, Any], lis
             given = _dict(g["result"])
             result: Result = result_from({k: given.get(k) for k in
                                           ("winner", "forfeit", "score", "reason")})
+            if not result.reason:  # version 1 kept no reason: the one a typed result gets
+                result = replace(result, reason=default_reason(
+                    str(head["game"]), result.winner, result.forfeit, result.score))
             out.append({"ev": "result", "round": r.get("number"), "board": g.get("table"),
                         "result": result.to_dict(), "source": Source("upgrade").to_dict(),
                         "replaces": None, "rounds_after": [], **tag,
