@@ -394,6 +394,8 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     except DisputeError as exc:
         print(f"companion dispute: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # `companion dispute ... | head`: the command line ends it quietly
     except OSError as exc:
         print(f"companion dispute: {args.file}: {exc.strerror}", file=sys.stderr)
         return 2

@@ -367,9 +367,9 @@ def cmd_collect(args: argparse.Namespace) -> int:
     found = _all_tournaments(args)
     if not found:
         raise TournamentError(_("no tournament file in {dir}").format(dir=args.dir))
-    files = journal_files([args.folder])
+    files = journal_files(args.folders)
     if not files:
-        raise TournamentError(_("no journal in {folder}").format(folder=args.folder))
+        raise TournamentError(_("no journal in {folder}").format(folder=" ".join(args.folders)))
     return _record_journals(args, files, [t for t, _ in found], None,
                             {name_key(t.name): p for t, p in found}, "collect",
                             keep=Path(args.dir) / "journals")
@@ -495,8 +495,9 @@ def _tournaments_of(args: argparse.Namespace, files: Sequence[Path]) -> list[Tou
         named = _named(f)
         t = by_name.get(named or "")
         if t is None:
-            _print(_("{file}: skipped: a game of no tournament kept in {dir}").format(
-                file=f.name, dir=args.dir), err=True)
+            _print((_("{file}: skipped: a game of no tournament kept in {dir}") if named else
+                    _("{file}: skipped: not a tournament game (its header names no tournament)"))
+                   .format(file=f.name, dir=args.dir), err=True)
             continue
         if t not in out:
             out.append(t)
@@ -706,10 +707,10 @@ def add_commands(sub: Any) -> None:
                    help="replace results recorded already, saying why")
     journal_keys(v)
 
-    v = verb("collect", cmd_collect, "record the results of every journal in a folder copied "
+    v = verb("collect", cmd_collect, "record the results of every journal in folders copied "
              "from the tables (USB stick, scp), for every tournament in --dir",
              tournament=False)
-    v.add_argument("folder")
+    v.add_argument("folders", nargs="+", help="folders (or journals) copied from the tables")
     v.add_argument("--replace", metavar="WHY",
                    help="replace results recorded already, saying why")
     journal_keys(v)

@@ -19,7 +19,6 @@ from typing import Any
 from companion.keys import SigningKey
 from companion.remark import N_
 from companion.tournament import store
-from companion.tournament.outcome import default_reason
 from companion.tournament.model import (
     Result,
     Settings,
@@ -29,6 +28,7 @@ from companion.tournament.model import (
     refuse,
     result_from,
 )
+from companion.tournament.outcome import default_reason
 
 MAX_BYTES = 4_000_000
 

@@ -31,7 +31,6 @@ from companion.tournament.standings import standings
 from tests.arbiter.broker import mosquitto_path
 from tests.arbiter.test_page import CHROMIUM_FLAGS, chromium
 
-
 #: The demo's HOME (its arbiter's key and keyring are in its data folder).
 HOME: dict[str, Path] = {}
 
