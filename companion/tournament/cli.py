@@ -161,7 +161,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from companion.tournament.model import Settings, check_name, header
     from companion.tournament.standings import facet
 
-    name = check_name(args.name, "the tournament's name")
+    name = check_name(args.name, _("the tournament's name"))
     facet(args.game)  # a game without standings cannot hold a tournament
     registry.get(args.game)
     settings = Settings(bye_points=args.bye_points, first_table=args.first_table)

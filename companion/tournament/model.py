@@ -619,7 +619,7 @@ def start(header: Mapping[str, Any]) -> Tournament:
         wall = header.get("wall", 0.0)
         if isinstance(wall, bool) or not isinstance(wall, (int, float)) or wall < 0:
             raise refuse(N_("{key} must be a number"), key="wall")
-        return Tournament(check_name(header.get("name"), "the name"), game, system,
+        return Tournament(check_name(header.get("name"), Remark(N_("the name"))), game, system,
                           _int(header, "rounds", 1, MAX_ROUNDS), settings, float(wall),
                           str(header.get("signer", ""))[:200])
     except TournamentError as exc:
@@ -690,7 +690,7 @@ def _player_fields(t: Tournament, p: Player, body: Mapping[str, Any], keys: Sequ
             continue
         v = body.get(key, "" if key != "rating" else 0)
         if key == "name":
-            name = check_name(v, "a player's name")
+            name = check_name(v, Remark(N_("a player's name")))
             other = t.named(name)
             if other is not None and other.id != p.id:
                 raise refuse(N_("{name} is already a player"), name=name)
@@ -708,7 +708,7 @@ def _player_fields(t: Tournament, p: Player, body: Mapping[str, Any], keys: Sequ
         elif key == "birth":
             p.birth = _birth(v)
         elif key == "club":
-            p.club = check_text(v, "a club")
+            p.club = check_text(v, Remark(N_("a club")))
 
 
 def _player_edit(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None
@@ -811,7 +811,7 @@ def _pairing(t: Tournament, body: Mapping[str, Any], number: int) -> Round:
         raise refuse(N_("player {id} has no starting number yet"), id=unnumbered[0])
     if not games and not byes:
         raise refuse(N_("a round pairs at least one game"))
-    warnings = tuple(check_text(w, "a warning", limit=MAX_TEXT)
+    warnings = tuple(check_text(w, Remark(N_("a warning")), limit=MAX_TEXT)
                      for w in _list(body.get("warnings", []), "warnings", 50))
     engine = _choice(body, "engine", ENGINES, "manual")
     return Round(number, sorted(games, key=lambda g: g.board), byes, engine, warnings)
@@ -835,23 +835,23 @@ def _pair(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None)
                   byes=len(r.byes)), None, None, ()
 
 
-def _last_open(t: Tournament, body: Mapping[str, Any], what: str) -> int:
+def _last_open(t: Tournament, body: Mapping[str, Any], not_last: str) -> int:
     number = _int(body, "round", 1, MAX_ROUNDS)
     if not t.played or number != len(t.played):
-        raise refuse(N_("only the last round paired can be {what}"), what=what)
+        raise refuse(not_last)
     if t.played[-1].started:
         raise refuse(N_("round {round} has results already"), round=number)
     return number
 
 
 def _unpair(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None) -> Applied:
-    number = _last_open(t, body, "unpaired")
+    number = _last_open(t, body, N_("only the last round paired can be unpaired"))
     t.played.pop()
     return Remark(N_("round {round} unpaired"), round=number), None, None, ()
 
 
 def _repair(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None) -> Applied:
-    number = _last_open(t, body, "paired again")
+    number = _last_open(t, body, N_("only the last round paired can be paired again"))
     r = _pairing(t, body, number)
     t.played[-1] = r
     return Remark(N_("round {round} paired again ({engine})"), round=number,

@@ -81,8 +81,9 @@ def _page(title: str, body: list[str]) -> str:
 def _standings_table(table: Table) -> list[str]:
     e = html.escape
     head = "".join(f"<th>{e(c.title)}<small>{e(c.unit)}</small></th>" for c in table.columns)
-    out = [f"<table class='standings'><tr><th>{e(_('Rank'))}</th><th>{e(_('Name'))}</th>"
-           f"{head}<th>{e(_('Played'))}</th></tr>"]
+    rank, name, played = _("Rank"), _("Name"), _("Played")
+    out = [f"<table class='standings'><tr><th>{e(rank)}</th><th>{e(name)}</th>"
+           f"{head}<th>{e(played)}</th></tr>"]
     for r in table.rows:
         cells = "".join(f"<td class='n' data-col='{e(c.key)}'>{number(r.values[c.key])}</td>"
                         for c in table.columns)
@@ -129,9 +130,9 @@ def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
         tournament=t.name, round=r.number, rounds=t.rounds)
     body = [f"<h1>{e(title)}</h1>",
             f"<p class='sub'>{e(table.title if table else t.game)}, {e(t.system)}</p>",
-            f"<table class='pairings'><tr><th>{e(_('Board'))}</th><th>{e(_('Table'))}</th>"
-            f"<th>{e(_('Moves first'))}</th><th>{e(_('Moves second'))}</th>"
-            f"<th>{e(_('Result'))}</th></tr>"]
+            "<table class='pairings'><tr>" + "".join(
+                f"<th>{e(label)}</th>" for label in (_("Board"), _("Table"), _("Moves first"),
+                                                     _("Moves second"), _("Result"))) + "</tr>"]
     for g in r.games:
         body.append(f"<tr><td class='n'>{g.board}</td><td class='n'>{g.table}</td>"
                     f"<td>{e(t.players[g.first].name)}</td><td>{e(t.players[g.second].name)}"
@@ -141,8 +142,8 @@ def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
                     f"<td>{e(bye_text(t, b.kind))}</td><td></td></tr>")
     body.append("</table>")
     if table is not None:
-        body.append(f"<h2>{e(_('Standings after round {round}').format(round=table.after))}"
-                    "</h2>")
+        after = _("Standings after round {round}").format(round=table.after)
+        body.append(f"<h2>{e(after)}</h2>")
         body += _standings_table(table)
     return _page(f"{t.name} round {r.number}", body)
 
