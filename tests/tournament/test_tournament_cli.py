@@ -403,3 +403,26 @@ def test_without_bbppairings_the_engine_option_says_so(
     assert pair(tmp_path, "--engine", "bbpPairings", "--engine-path",
                 str(tmp_path / "no-such-program")) == 2
     assert "bbpPairings could not run" in capsys.readouterr().err
+
+
+def test_writers_at_once_take_turns_on_the_file(home: Path, tmp_path: Path) -> None:
+    """Six `add-player` commands run together: each takes the file's lock and reads it again,
+    so all six are entered, numbered 1 to 6, in one unbroken chain."""
+    import os
+    import subprocess
+    import sys
+
+    club(tmp_path, names=())
+    env = {**os.environ, "XDG_DATA_HOME": os.environ["XDG_DATA_HOME"]}
+    runs = [subprocess.Popen([sys.executable, "-c",
+                              "from companion import config; from pathlib import Path; "
+                              f"config.DEFAULT_PATH = Path({str(tmp_path / 'none.toml')!r}); "
+                              "from companion.cli import main; import sys; "
+                              f"sys.exit(main(['tournament', 'add-player', 'Club Cup', 'P{i}', "
+                              f"'--dir', {str(tmp_path)!r}]))"], env=env)
+            for i in range(6)]
+    assert [p.wait(60) for p in runs] == [0] * 6
+    t = load(tmp_path / "Club-Cup.tournament.jsonl")
+    assert sorted(p.name for p in t.players.values()) == [f"P{i}" for i in range(6)]
+    assert sorted(t.players) == [1, 2, 3, 4, 5, 6]
+    assert read_path(tmp_path / "Club-Cup.tournament.jsonl").intact
