@@ -51,6 +51,10 @@ LIFT_PROMPT = N_("lift: tile no.? {typed}_ #")
 DRAWN_PROMPT = N_("tile {tile} drawn: # to lay it")
 RAINBOW_PROMPT = N_("tile no.? {typed}_  D: menu")
 TURN_OVER_PROMPT = N_("next tile no.? {typed}_ #")
+# The Gobble opening (rule 1): two tiles drawn, then laid together; one line of 21 characters.
+FIRST_PROMPT = N_("1st tile no.? {typed}_ #")
+SECOND_PROMPT = N_("{tile} + 2nd tile? {typed}_ #")
+PAIR_PROMPT = N_("{tile}+{other} drawn: # to lay")
 SOLO_TITLES = {"solitaire": N_("Solitaire"), "rainbow": N_("Rainbow"), "gobble": N_("Gobble")}
 SOLVED = N_("SOLVED")
 SOLO_PROGRESS = N_("{placed} placed, bag {bag}")

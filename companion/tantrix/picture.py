@@ -251,6 +251,11 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
         placed=s.get("placed", 0), bag=s.get("bag", 0)),
                     Ink.TEXT, 1))
     y += 12
+    drawn = drawn_tiles(s)
+    if drawn:  # a solo mode's tiles drawn and not laid yet: Gobble's opening holds two
+        out.append(Text(x, y, _("drawn: {tiles}").format(tiles=" ".join(map(str, drawn))),
+                        Ink.TEXT, 1))
+        y += 12
     phase = pgettext("phase", str(s.get("phase", "")))
     out.append(Text(x, y, _("{phase} phase").format(phase=phase), Ink.GREY, 1))
     y += 16
@@ -284,6 +289,16 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
             out.append(Text(x, y, part, ink, 1))
             y += 11
     return out
+
+
+def drawn_tiles(state: Mapping[str, Any]) -> list[int]:
+    """The tiles a solo game has drawn and not laid yet, in the order drawn: Gobble's
+    ``held`` (two during its opening), Solitaire's ``drawn``; none in other modes."""
+    held = state.get("held")
+    if isinstance(held, list):
+        return [int(t) for t in held]
+    drawn = state.get("drawn")
+    return [int(drawn)] if isinstance(drawn, int) and not isinstance(drawn, bool) else []
 
 
 def _mini(x: float, y: float) -> tuple[tuple[float, float], ...]:

@@ -52,6 +52,9 @@ def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:
     ]
     if state.get("mode") in ("solitaire", "rainbow", "gobble"):
         out.append(_("SOLVED") if state.get("solved") else _("not solved"))
+    drawn = drawing.drawn_tiles(state)
+    if drawn:  # Gobble's opening holds two drawn tiles before they are laid together
+        out.append(_("drawn: {tiles}").format(tiles=" ".join(map(str, drawn))))
     tiles = state.get("tiles", [])
     if tiles:
         out += board_map(

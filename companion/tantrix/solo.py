@@ -16,10 +16,12 @@ back has that colour; green and yellow make one loop of their colour through all
 one loop in some colour, blue and red fill a triangle of rows 4-3-2-1 / 5-4-3-2-1 with one line
 of one colour through every tile. Events ``place``, ``lift``, ``end``, ``note``.
 
-Gobble solo (``"mode": "gobble"``, ``"players": 1``), "2 - Tantrix Gobble": the first two tiles
-go together anywhere; every later one touches two; a tile that cannot be laid goes on the
-discard pile (rule 4); filling a space with three or more neighbours (a gobble) lets the top
-discard go back into the bag or be played at once (rule 5). Solved: bag and discard pile empty.
+Gobble solo (``"mode": "gobble"``, ``"players": 1``), "2 - Tantrix Gobble": the game opens with
+two tiles drawn ("en piocher 2 au hasard avant de les placer ensemble"), then laid together
+anywhere, matching each other, either one first; after that one tile is drawn at a time, and
+every later one touches two; a tile that cannot be laid goes on the discard pile (rule 4);
+filling a space with three or more neighbours (a gobble) lets the top discard go back into the
+bag or be played at once (rule 5). Solved: bag and discard pile empty.
 
 Solitaire and Gobble solo also take ``undo`` (not in the rule book: the keypad needs it, since a
 mistyped tile number or spot could not be corrected otherwise). It takes back the last accepted
@@ -243,55 +245,100 @@ class Rainbow:
 class GobbleSolo:
     """Tantrix Gobble for one player: place every tile, end with no discard.
 
+    The game opens as rule 1 says ("en piocher 2 au hasard avant de les placer ensemble sur la
+    table en faisant correspondre leurs couleurs"): two tiles are drawn, then both are laid,
+    either one first, the second touching the first with matching colours. After that one tile
+    is drawn at a time and laid (touching two) or discarded before the next.
+
     >>> g = GobbleSolo()
-    >>> g.draw(1); g.place(Placement(1, 0, 0, 0)); g.bag
-    55
+    >>> g.draw(1); g.draw(2); g.place(Placement(1, 0, 0, 0)); g.held, g.bag
+    ([2], 54)
     """
 
     def __init__(self) -> None:
         self.table = Layout()
-        self.drawn: int | None = None
+        #: The tiles drawn and neither laid nor discarded yet, in the order drawn: two during
+        #: the opening, at most one after it.
+        self.held: list[int] = []
         self.discard: list[int] = []
         self.gobbles = 0
         self.double_gobbles = 0
         self.reward = False  # a gobble was just filled: the top discard may go back or be played
         #: What each accepted step changed, for ``undo``: the state before it and the tile it
         #: laid (None). At most a few entries per tile, so bounded by the box, not by time.
-        self._steps: list[tuple[int | None, tuple[int, ...], int, int, bool, int | None]] = []
+        self._steps: list[tuple[tuple[int, ...], tuple[int, ...], int, int, bool, int | None]] = []
+
+    @property
+    def drawn(self) -> int | None:
+        """The drawn tile the keypad offers next: the first one held (None when none is)."""
+        return self.held[0] if self.held else None
+
+    @property
+    def opening(self) -> bool:
+        """The two opening tiles (rule 1) are not both on the table yet."""
+        return self.table.placed < 2
+
+    @property
+    def to_draw(self) -> int:
+        """How many tiles may be drawn now: two at the start, then one whenever none is held."""
+        if self.opening:
+            return 2 - self.table.placed - len(self.held)
+        return 0 if self.held else 1
 
     @property
     def bag(self) -> int:
-        return TILE_COUNT - self.table.placed - len(self.discard) - (self.drawn is not None)
+        return TILE_COUNT - self.table.placed - len(self.discard) - len(self.held)
 
     def touching(self) -> int:
         """Neighbours a new tile needs: the first two go together, later ones touch two."""
         return 1 if self.table.placed < 2 else 2
 
+    def _lay_first(self) -> IllegalPlacement:
+        """Why nothing more may be drawn: a drawn tile is waiting to be laid."""
+        if self.opening and len(self.held) == 2:
+            a, b = self.held
+            return IllegalPlacement(PLACE_FIRST, f"tiles {a} and {b} are drawn: lay them together")
+        if self.opening:
+            first = self.table.placements[0].tile
+            return IllegalPlacement(
+                PLACE_FIRST, f"tile {self.held[0]} is drawn: lay it beside tile {first}")
+        return IllegalPlacement(PLACE_FIRST, f"tile {self.held[0]} is drawn: lay or discard it")
+
     def draw(self, tile: int) -> None:
-        if self.drawn is not None:
-            raise IllegalPlacement(PLACE_FIRST, f"tile {self.drawn} is drawn: lay or discard it")
+        if self.to_draw == 0:
+            raise self._lay_first()
         at = self.table.where_is(tile)
         if at is not None:
             raise IllegalPlacement(NOT_IN_BAG, f"tile {tile} already lies at {_where(at)}")
         if tile in self.discard:
             raise IllegalPlacement(NOT_IN_BAG, f"tile {tile} is on the discard pile")
+        if tile in self.held:
+            raise IllegalPlacement(NOT_IN_BAG, f"tile {tile} is drawn already")
         self._remember()
         self.reward = False
-        self.drawn = tile
+        self.held.append(tile)
 
     def place(self, p: Placement) -> None:
-        from_pile = self.drawn is None and self.reward and self.discard[-1:] == [p.tile]
-        if self.drawn is None and not from_pile:
+        from_pile = not self.held and self.reward and self.discard[-1:] == [p.tile]
+        if not self.held and not from_pile:
             raise IllegalPlacement(DRAW_FIRST, "draw a tile first")
-        if self.drawn is not None and p.tile != self.drawn:
-            raise IllegalPlacement(NOT_DRAWN, f"tile {self.drawn} is the one drawn, not {p.tile}")
+        if self.held and self.to_draw:  # the opening: one of its two tiles is still to draw
+            raise IllegalPlacement(
+                DRAW_FIRST, f"tile {self.held[0]} is drawn: draw the second tile, then lay the "
+                "two together")
+        if self.held and p.tile not in self.held:
+            if len(self.held) == 2:
+                a, b = self.held
+                raise IllegalPlacement(NOT_DRAWN, f"tiles {a} and {b} are drawn, not {p.tile}")
+            raise IllegalPlacement(NOT_DRAWN, f"tile {self.held[0]} is the one drawn, not {p.tile}")
         n = self.table.neighbours(p.cell)
         before = self._before(p.tile)
         self.table.lay(p, touching=self.touching())
         self._steps.append(before)
         if from_pile:
             self.discard.pop()
-        self.drawn = None
+        else:
+            self.held.remove(p.tile)
         self.reward = False
         if n >= 3:
             self.gobbles += 1
@@ -299,9 +346,12 @@ class GobbleSolo:
             self.reward = bool(self.discard)
 
     def discard_drawn(self) -> None:
-        if self.drawn is None:
+        """Rule 4: the drawn tile goes on the discard pile, if it cannot be laid anywhere (no
+        tile of the opening ever qualifies: the first goes anywhere, the second beside it)."""
+        if not self.held:
             raise IllegalPlacement(DRAW_FIRST, "draw a tile first")
-        spots = self.table.spots(self.drawn, touching=self.touching())
+        tile = self.held[0]
+        spots = self.table.spots(tile, touching=self.touching())
         if spots:
             p = spots[0]
             raise IllegalPlacement(
@@ -309,8 +359,7 @@ class GobbleSolo:
                 "cannot be laid is discarded"
             )
         self._remember()
-        self.discard.append(self.drawn)
-        self.drawn = None
+        self.discard.append(self.held.pop(0))
         self.reward = False
 
     def return_top(self) -> None:
@@ -322,27 +371,29 @@ class GobbleSolo:
 
     def _before(
         self, laid: int | None
-    ) -> tuple[int | None, tuple[int, ...], int, int, bool, int | None]:
-        return (self.drawn, tuple(self.discard), self.gobbles, self.double_gobbles, self.reward,
-                laid)
+    ) -> tuple[tuple[int, ...], tuple[int, ...], int, int, bool, int | None]:
+        return (tuple(self.held), tuple(self.discard), self.gobbles, self.double_gobbles,
+                self.reward, laid)
 
     def _remember(self) -> None:
         self._steps.append(self._before(None))
 
     def undo(self) -> None:
         """Take back the last accepted step (draw, place, discard or return), so a keypad slip
-        can be corrected; the journal keeps the slip and the ``undo`` both."""
+        can be corrected; the journal keeps the slip and the ``undo`` both. The opening comes
+        back one step at a time: the second tile laid is held again, then the first (both
+        drawn, in the order they were), then the second draw goes back into the bag."""
         if not self._steps:
             raise IllegalPlacement(NOTHING_TO_UNDO, "no step to take back yet")
-        drawn, discard, gobbles, double, reward, laid = self._steps.pop()
+        held, discard, gobbles, double, reward, laid = self._steps.pop()
         if laid is not None:
             self.table.lift(laid)
-        self.drawn, self.discard, self.reward = drawn, list(discard), reward
+        self.held, self.discard, self.reward = list(held), list(discard), reward
         self.gobbles, self.double_gobbles = gobbles, double
 
     @property
     def solved(self) -> bool:
-        return self.bag == 0 and not self.discard and self.drawn is None
+        return self.bag == 0 and not self.discard and not self.held
 
 
 # ============================================================================ Gobble race
@@ -551,12 +602,12 @@ def state(game: Solo) -> dict[str, Any]:
         out.update(mode="rainbow", puzzle=game.puzzle, size=game.size, puzzle_tiles=game.tiles)
         out.update(solved=solved, colour=colour, problems=problems, over=solved, bag=0)
     else:
-        out.update(mode="gobble", players=1, drawn=game.drawn, bag=game.bag)
+        out.update(mode="gobble", players=1, drawn=game.drawn, held=list(game.held), bag=game.bag)
         out["winner"] = None
         out.update(discard=list(game.discard), gobbles=game.gobbles)
         out.update(double_gobbles=game.double_gobbles, reward=game.reward)
         out["solved"] = game.solved
-        out["over"] = game.bag == 0 and game.drawn is None
+        out["over"] = game.bag == 0 and not game.held
     scores = table.scores()
     out.update(phase=out["mode"], controlled=[], turn="solo", winner=None)
     out["scores"] = {c: scores[c].as_dict() for c in scored_colours(out)}

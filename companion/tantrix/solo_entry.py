@@ -4,11 +4,14 @@ Like :class:`companion.tantrix.entry.KeypadEntry` it plays what it accepts on th
 (a twin of the table's) and returns a :class:`SoloScreen` whose ``actions`` the table journals:
 
 * Solitaire and Gobble: type the number of the tile turned over, ``#`` (a ``draw``); the legal
-  spots are offered at once (in Solitaire only the forced spaces it fills, when it fills one):
-  ``A``/``B`` step through them, ``C`` turns the tile among the turns that fit, ``#`` lays it,
-  ``*`` goes back (the tile stays drawn; ``#`` offers it again). ``D`` opens the menu: Gobble
-  1 discard the drawn tile, 2 return the top discard, 3 play the top discard; every mode: stop;
-  Solitaire and Gobble, last: undo the last step (a mistyped tile or spot; see ``solo.undo``).
+  spots are offered at once (in Solitaire only the forced spaces it fills, when it fills one;
+  Gobble opens with two tiles drawn, then laid together: after the first number the screen asks
+  for the second, then offers the first tile anywhere and the second beside it; typing a drawn
+  tile's number offers that one instead): ``A``/``B`` step through them, ``C`` turns the tile
+  among the turns that fit, ``#`` lays it, ``*`` goes back (the tile stays drawn; ``#`` offers
+  it again). ``D`` opens the menu: Gobble 1 discard the drawn tile, 2 return the top discard, 3
+  play the top discard; every mode: stop; Solitaire and Gobble, last: undo the last step (a
+  mistyped tile or spot; see ``solo.undo``).
 * Rainbow: type a tile of the puzzle, ``#``, choose the spot as above. Menu: 1 lift a tile
   (its number, ``#``), 2 restart (every tile lifted), 3 next puzzle, 4 stop.
 """
@@ -141,6 +144,9 @@ class SoloEntry:
             return self._error(say.TYPE_A_TILE)
         g = self.game
         drawn = g.drawn if isinstance(g, (Solitaire, GobbleSolo)) else None
+        second = _second_wanted(g)  # the Gobble opening: the second tile's number is asked
+        if second:
+            drawn = None
         if not self._typed:
             if drawn is not None:
                 return self._offer(drawn)
@@ -160,12 +166,14 @@ class SoloEntry:
             if g.table.where_is(number) is not None:
                 return self._error(say.LIFT_FIRST.format(tile=number))
             return self._offer(number)
+        if isinstance(g, GobbleSolo) and number in g.held and not second:
+            return self._offer(number)  # the Gobble opening: either drawn tile may go first
         if drawn is not None:
             return self._offer(drawn)
         screen = self._act({"ev": "draw", "tile": number})
-        if screen.error is not None:
-            return screen
-        offered = self._offer(number)
+        if screen.error is not None or _second_wanted(g):
+            return screen  # refused, or the first of the opening's two: its partner is asked
+        offered = self._offer(g.drawn if isinstance(g, GobbleSolo) and g.drawn else number)
         return replace(offered, actions=screen.actions, error=offered.error)
 
     def _on_place(self, key: str) -> SoloScreen:
@@ -309,15 +317,27 @@ class SoloEntry:
             )
             return SoloScreen(TILE, prompt, actions=actions)
         drawn = None if isinstance(g, (Rainbow, GobbleRace)) else g.drawn
-        if drawn is not None:
+        if isinstance(g, GobbleSolo) and _second_wanted(g):
+            prompt = _(say.SECOND_PROMPT).format(tile=g.held[0], typed=self._typed)
+        elif isinstance(g, GobbleSolo) and len(g.held) == 2:
+            prompt = _(say.PAIR_PROMPT).format(tile=g.held[0], other=g.held[1])
+        elif drawn is not None:
             prompt = _(say.DRAWN_PROMPT).format(tile=drawn)
         elif isinstance(g, Rainbow):
             prompt = _(say.RAINBOW_PROMPT).format(typed=self._typed)
+        elif isinstance(g, GobbleSolo) and g.to_draw == 2:
+            prompt = _(say.FIRST_PROMPT).format(typed=self._typed)
         else:
             prompt = _(say.TURN_OVER_PROMPT).format(typed=self._typed)
         if self._note and not self._typed:
             prompt = f"{self._note}. {prompt}"
         return SoloScreen(TILE, prompt, typed=self._typed, actions=actions)
+
+
+def _second_wanted(game: Solo) -> bool:
+    """The Gobble opening after its first draw: the keypad asks for the second tile's number
+    (rule 1: two tiles are drawn, then laid together)."""
+    return isinstance(game, GobbleSolo) and bool(game.held) and game.to_draw > 0
 
 
 def _step(c: Cell, s: int) -> Cell:

@@ -71,6 +71,12 @@ REFUSALS = (
     N_("tile {tile} is drawn: lay it first"),
     N_("tile {tile} is drawn: lay or discard it"),
     N_("draw a tile first"),
+    # the Gobble opening: two tiles drawn, then laid together (companion.tantrix.solo)
+    N_("tiles {tile} and {other} are drawn: lay them together"),
+    N_("tile {tile} is drawn: lay it beside tile {other}"),
+    N_("tile {tile} is drawn: draw the second tile, then lay the two together"),
+    N_("tiles {tile} and {other} are drawn, not {third}"),
+    N_("tile {tile} is drawn already"),
 )
 
 

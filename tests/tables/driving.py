@@ -198,24 +198,28 @@ def lay_solo(s: Seat, placement: Placement, *, type_number: bool = True) -> None
 
 def play_solo_events(s: Seat, events: Iterable[Mapping[str, Any]]) -> None:
     """Type a solo game given as scenario events: a draw is the tile's number and ``#`` (the
-    spots are then offered), a placement after it picks the spot; Gobble's discard is menu 1,
-    return menu 2; Rainbow's placement types its number first."""
-    drawn = False
+    spots are then offered; Gobble's opening asks for the second tile after the first, then
+    offers the first), a placement picks the spot of the tile offered, or types its number
+    first (Rainbow, or the other of Gobble's two opening tiles); Gobble's discard is menu 1,
+    return menu 2, the top discard played after a gobble menu 3."""
     for event in events:
         ev = event["ev"]
         if ev == "draw":
             s.press(f"{event['tile']}#")
-            drawn = True
         elif ev == "place":
             p = Placement(event["tile"], event["q"], event["r"], event["rot"])
-            if drawn and s.view["entry"]["mode"] == "place":
+            entry = s.view["entry"]
+            if entry["mode"] == "place" and entry["tile"] == p.tile:
+                lay_solo(s, p, type_number=False)
+            elif s.view.get("reward") and s.view.get("discard", [])[-1:] == [p.tile]:
+                s.press("D3")
                 lay_solo(s, p, type_number=False)
             else:
+                if entry["mode"] == "place":
+                    s.press("*")
                 lay_solo(s, p)
-            drawn = False
         elif ev == "discard":
             s.press("*D1" if s.view["entry"]["mode"] == "place" else "D1")
-            drawn = False
         elif ev == "return":
             s.press("D2")
         elif ev == "lift":

@@ -150,6 +150,9 @@ def _solo_situation(s: Seat, situation: str) -> None:
             laid.append(p)
         if situation == "rainbow_menu":
             s.press("D")
+    elif situation == "gobble_opening":  # rule 1: the first of two tiles drawn, the second asked
+        s.table.start_solo("gobble")
+        s.press("55#2")
     elif situation == "gobble_race":
         s.table.start_solo("gobble", players=["Ada", "Ben", "Chloé", "Dan"])
         s.clock.advance(75)
@@ -193,6 +196,7 @@ TANTRIX_SITUATIONS = (
     "gobble",
     "gobble_menu",
     "gobble_race",
+    "gobble_opening",
 )
 TANTRIX_COLOUR_SITUATIONS = (
     "opening",
@@ -208,6 +212,7 @@ TANTRIX_COLOUR_SITUATIONS = (
     "solitaire",
     "rainbow_solved",
     "gobble",
+    "gobble_opening",
 )
 TANTRIX_CASES: dict[str, Callable[[], Image.Image]] = {
     **{f"tantrix_{name}": _tantrix_case(name, OLED) for name in TANTRIX_SITUATIONS},

@@ -102,9 +102,9 @@ def test_a_whole_gobble_typed_on_the_keypad_replays_to_the_same_state(s: Seat) -
 
 def test_gobble_discarding_a_tile_that_fits_is_refused_with_a_spot(s: Seat) -> None:
     s.table.start_solo("gobble")
-    s.press("1#")
+    s.press("1#2#")  # the opening's two tiles drawn; tile 1 offered
     s.press("#")  # laid in the middle
-    s.press("2#*")  # tile 2 drawn, back to the table page
+    s.press("#*")  # tile 2 offered beside it, back to the table page
     s.press("D1")
     assert s.table.error is not None and s.table.error.startswith("the tile fits")
 

@@ -1,6 +1,7 @@
 """Random but legal solo games (Solitaire and Gobble) for the tests and scenario files: a
 seeded shuffle of the bag, each tile laid at a random legal spot, into a forced space whenever
-it fits one (Solitaire), or discarded when it fits nowhere (Gobble)."""
+it fits one (Solitaire), or discarded when it fits nowhere (Gobble, which opens with two tiles
+drawn, then laid together)."""
 
 from __future__ import annotations
 
@@ -37,12 +38,23 @@ def random_solitaire(
 def random_gobble(
     rng: random.Random, stop_after: int = 56
 ) -> tuple[GobbleSolo, list[dict[str, object]]]:
-    """Draw, lay at a random spot (a gobble sends the top discard back into the bag), or
-    discard a tile that fits nowhere."""
+    """Open as rule 1 says (two tiles drawn, then laid together: the first at a random spot
+    of the empty table, the second at a random spot beside it), then draw, lay at a random spot
+    (a gobble sends the top discard back into the bag), or discard a tile that fits nowhere."""
     bag = list(range(1, 57))
     rng.shuffle(bag)
     game = GobbleSolo()
     events: list[dict[str, object]] = []
+    for _ in range(2):
+        tile = bag.pop()
+        game.draw(tile)
+        events.append({"ev": "draw", "tile": tile})
+    for tile in list(game.held):
+        if game.table.placed >= stop_after:
+            return game, events
+        p: Placement = rng.choice(game.table.spots(tile, touching=game.touching()))
+        game.place(p)
+        events.append(p.as_event())
     while bag and game.table.placed < stop_after:
         tile = bag.pop()
         game.draw(tile)
@@ -52,7 +64,7 @@ def random_gobble(
             game.discard_drawn()
             events.append({"ev": "discard"})
             continue
-        p: Placement = rng.choice(spots)
+        p = rng.choice(spots)
         game.place(p)
         events.append(p.as_event())
         if game.reward:

@@ -26,6 +26,7 @@ from companion.tantrix.solo import (
     FORCED_SPACE,
     NO_GOBBLE,
     NOT_DRAWN,
+    NOT_IN_BAG,
     NOT_IN_PUZZLE,
     NOTHING_TO_UNDO,
     PLACE_FIRST,
@@ -185,7 +186,7 @@ def test_undo_after_any_accepted_step_gives_back_the_state_before_it(
     before = replayed(events[:-1], **header)
     after = replayed([*events, {"ev": "undo"}], **header)
     assert after["violations"] == []
-    for k in ("placed", "drawn", "bag", "tiles", "discard", "gobbles", "reward"):
+    for k in ("placed", "drawn", "held", "bag", "tiles", "discard", "gobbles", "reward"):
         assert after.get(k) == before.get(k), k
 
 
@@ -269,22 +270,157 @@ def test_the_pyramid_shapes_in_any_orientation() -> None:
 # ---------------------------------------------------------------------------- Gobble solo
 
 
-def test_gobble_the_first_two_tiles_then_two_neighbours() -> None:
+#: Two tiles of an opening, matching where they touch (g31's first two).
+OPENING = (Placement(55, 0, 0, 1), Placement(25, 0, 1, 4))
+
+
+def _opened(first: Placement = OPENING[0], second: Placement = OPENING[1]) -> GobbleSolo:
+    """A Gobble game opened as rule 1 says: both tiles drawn, then laid together."""
     g = GobbleSolo()
-    g.draw(1)
-    g.place(Placement(1, 0, 0, 0))
-    assert g.touching() == 1
-    g.draw(2)
-    g.place(g.table.spots(2, touching=1)[0])
+    g.draw(first.tile)
+    g.draw(second.tile)
+    g.place(first)
+    g.place(second)
+    return g
+
+
+def test_gobble_opens_with_two_tiles_drawn_before_either_is_laid() -> None:
+    """Rule 1: "en piocher 2 au hasard avant de les placer": the second draw is accepted, and
+    a tile laid after the first draw alone is refused."""
+    g = GobbleSolo()
+    g.draw(55)
+    assert g.to_draw == 1 and g.bag == 55
+    assert refusal(lambda: g.place(Placement(55, 0, 0, 1))) == DRAW_FIRST
+    assert g.table.placed == 0
+    g.draw(25)
+    assert g.held == [55, 25] and g.bag == 54 and g.to_draw == 0
+
+
+def test_gobble_the_two_opening_tiles_are_laid_together_either_one_first() -> None:
+    """Rule 1: "avant de les placer ensemble": the second drawn may go down first; the first
+    then goes beside it."""
+    g = GobbleSolo()
+    g.draw(55)
+    g.draw(25)
+    g.place(Placement(25, 0, 1, 4))
+    assert g.held == [55] and g.drawn == 55
+    g.place(Placement(55, 0, 0, 1))
+    assert g.held == [] and g.table.placed == 2 and g.bag == 54
+
+
+def test_gobble_the_second_opening_tile_matches_the_first_where_they_touch() -> None:
+    """Rule 1: "en faisant correspondre leurs couleurs": the second tile touches the first and
+    every touching side matches."""
+    g = GobbleSolo()
+    g.draw(55)
+    g.draw(25)
+    g.place(Placement(25, 0, 1, 4))
+    assert refusal(lambda: g.place(Placement(55, 0, 0, 0))) == "golden rule"
+    assert refusal(lambda: g.place(Placement(55, 5, 5, 1))) == "not touching"
+    g.place(Placement(55, 0, 0, 1))
+    assert g.table.placed == 2
+
+
+def test_gobble_no_third_tile_is_drawn_before_the_opening_pair_is_laid() -> None:
+    """Rule 2 comes after rule 1: one tile at a time only once both opening tiles lie."""
+    g = GobbleSolo()
+    g.draw(55)
+    g.draw(25)
+    assert refusal(lambda: g.draw(49)) == PLACE_FIRST
+    g.place(Placement(55, 0, 0, 1))
+    assert refusal(lambda: g.draw(49)) == PLACE_FIRST
+    assert g.bag == 54 and g.held == [25]
+
+
+def test_gobble_after_the_opening_one_tile_is_drawn_at_a_time() -> None:
+    """Rule 2: "en piochant une tuile à la fois"."""
+    g = _opened()
+    g.draw(49)
+    assert refusal(lambda: g.draw(27)) == PLACE_FIRST
+    assert g.held == [49] and g.to_draw == 0
+
+
+def test_gobble_only_a_tile_drawn_for_the_opening_is_laid() -> None:
+    g = GobbleSolo()
+    g.draw(55)
+    g.draw(25)
+    assert refusal(lambda: g.place(Placement(49, 0, 0, 0))) == NOT_DRAWN
+
+
+def test_gobble_a_tile_is_drawn_only_once() -> None:
+    g = GobbleSolo()
+    g.draw(55)
+    assert refusal(lambda: g.draw(55)) == NOT_IN_BAG
+    assert g.held == [55]
+
+
+def test_gobble_an_opening_tile_is_never_discarded() -> None:
+    """Rule 4 discards only a tile that cannot be connected; the first goes anywhere and the
+    second always fits beside it."""
+    g = GobbleSolo()
+    g.draw(55)
+    assert refusal(g.discard_drawn) == FITS
+    g.draw(25)
+    assert refusal(g.discard_drawn) == FITS
+    g.place(Placement(55, 0, 0, 1))
+    assert refusal(g.discard_drawn) == FITS
+    assert g.discard == []
+
+
+def test_gobble_later_tiles_touch_two() -> None:
+    """Rule 3: "La nouvelle tuile doit toujours toucher au moins deux autres tuiles"."""
+    g = _opened(Placement(1, 0, 0, 0), Placement(2, 1, 0, 0))
     assert g.touching() == 2
+    g.draw(3)
+    assert refusal(lambda: g.place(Placement(3, 2, 0, 2))) == "not touching"
+
+
+def test_gobble_undo_takes_back_the_opening_step_by_step() -> None:
+    """The second tile laid is held again, then the first (both drawn, in the order drawn),
+    then the second draw goes back into the bag, then the first."""
+    g = _opened()
+    g.undo()
+    assert g.table.placed == 1 and g.held == [25]
+    g.undo()
+    assert g.table.placed == 0 and g.held == [55, 25] and g.bag == 54
+    g.undo()
+    assert g.held == [55] and g.to_draw == 1
+    g.undo()
+    assert g.held == [] and g.bag == 56
+    assert refusal(g.undo) == NOTHING_TO_UNDO
+
+
+BOOK_GAME = SCENARIOS / "g37_gobble_solved.jsonl"
+
+
+def test_a_gobble_laid_from_the_books_opening_is_solved_in_simulate(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A whole game opened as rule 1 says (two draws, then the two tiles laid together), played
+    to the end with gobbles, discards and returns: ``companion simulate`` says SOLVED."""
+    from companion import cli
+
+    lines = [ln for ln in BOOK_GAME.read_text(encoding="utf-8").splitlines()
+             if ln.startswith("{")]
+    events = [json.loads(ln) for ln in lines[1:]]
+    assert [e["ev"] for e in events[:4]] == ["draw", "draw", "place", "place"]
+    assert {"discard", "return"} <= {e["ev"] for e in events}
+    assert cli.main(["simulate", str(BOOK_GAME)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[:2] == ["Tantrix Gobble solo: 56 placed, bag 0, discard empty, 6 gobbles", "SOLVED"]
+    assert cli.main(["simulate", str(BOOK_GAME), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["solved"] is True and out["violations"] == [] and out["gobbles"] == 6
 
 
 def test_gobble_only_a_tile_that_cannot_be_laid_is_discarded() -> None:
-    g = GobbleSolo()
-    g.draw(1)
-    g.place(Placement(1, 0, 0, 0))
-    g.draw(2)
+    g = _opened()
+    g.draw(49)  # fits at (1, 0) turned 2
     assert refusal(g.discard_drawn) == FITS
+    g.place(Placement(49, 1, 0, 2))
+    g.draw(27)  # fits nowhere touching two
+    g.discard_drawn()
+    assert g.discard == [27] and g.held == []
 
 
 def test_gobble_return_only_right_after_a_gobble() -> None:
@@ -298,7 +434,7 @@ def test_a_random_gobble_replays_without_violation_and_counts_the_bag(seed: int)
     g, events = random_gobble(random.Random(seed))
     out = replayed(events, mode="gobble", players=1)
     assert out["violations"] == [] and out["solved"] == g.solved
-    assert out["bag"] == 56 - g.table.placed - len(g.discard) - (g.drawn is not None)
+    assert out["bag"] == 56 - g.table.placed - len(g.discard) - len(g.held)
     assert out["gobbles"] == g.gobbles
 
 
