@@ -45,7 +45,7 @@ SOURCES = ("table", "journal", "arbiter", "upgrade")
 TITLES = ("", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 SEXES = ("", "m", "w")
 COLOURS = ("white", "black")
-FIDE_TIEBREAKS = ("BH", "BH-C1", "BH-M1", "SB", "DE", "WIN", "BPG", "ARO", "PS", "KS")
+FIDE_TIEBREAKS = ("BH", "BH-C1", "BH-M1", "SB", "DE", "WIN", "WON", "BPG", "ARO", "PS", "KS")
 EVENTS = ("player", "player-edit", "settings", "numbers", "pair", "unpair", "repair", "result",
           "withdraw", "reinstate", "bye", "bye-cancel")
 PLAYER_FIELDS = ("name", "rating", "title", "sex", "federation", "fide_id", "birth", "club")

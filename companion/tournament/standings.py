@@ -46,8 +46,31 @@ def facet(game: str) -> StandingsGame:
 
 #: A FIDE tie-break: its column and its value for each player (by id) after round ``upto``.
 Tiebreak = tuple[Column, Callable[[Tournament, int], Mapping[int, float]]]
+def _fide() -> dict[str, Tiebreak]:
+    """The C.07 tie-breaks of :mod:`companion.tournament.fide.tiebreaks`, on the tournament's
+    neutral history (:mod:`.neutral`); direct encounter (``DE``) is not among them: it depends
+    on who is tied, which these columns do not know."""
+    from companion.tournament.fide.history import FideError
+    from companion.tournament.fide.tiebreaks import TIEBREAKS as FIDE
+    from companion.tournament.fide.tiebreaks import values
+    from companion.tournament.neutral import history_of
+
+    def compute(code: str) -> Callable[[Tournament, int], Mapping[int, float]]:
+        def value(t: Tournament, upto: int) -> Mapping[int, float]:
+            try:
+                return values(history_of(t, upto), code, round_robin=t.system == "round-robin",
+                              unrated=t.settings.rated_default)
+            except FideError as exc:
+                raise refuse(N_("tie-break {code}: {problem}"), code=code,
+                             problem=exc.remark) from None
+        return value
+
+    return {code: (Column(code.lower(), tb.title, tb.unit, tb.legend), compute(code))
+            for code, tb in FIDE.items() if code != "DE"}
+
+
 #: The FIDE tie-breaks this companion computes, by code (``settings.tiebreaks``).
-TIEBREAKS: dict[str, Tiebreak] = {}
+TIEBREAKS: dict[str, Tiebreak] = _fide()
 
 
 @dataclass

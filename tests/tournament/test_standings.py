@@ -65,10 +65,11 @@ def test_the_tournament_chooses_and_orders_its_tie_breaks() -> None:
     assert [r.name for r in table.rows[:2]] == ["Cid", "Ann"]
 
 
-def test_a_fide_tie_break_not_computed_here_yet_is_said_so() -> None:
+def test_a_fide_tie_break_not_computed_as_a_column_is_said_so() -> None:
+    """Direct encounter depends on who is tied: not a column of its own (yet)."""
     t = tournament("tamsk", ["Ann", "Bob"], [(1, 2, Result("tie", False, None, "tie"))],
-                   tiebreaks=("BH",))
-    with pytest.raises(TournamentError, match="BH is not computed"):
+                   tiebreaks=("DE",))
+    with pytest.raises(TournamentError, match="DE is not computed"):
         standings(t)
 
 
@@ -157,3 +158,20 @@ def test_every_game_shares_its_points_and_its_tp(games: list[tuple[str, int, int
     assert sum(r.values["wins"] for r in tantrix.rows) == len(games)
     assert sum(r.values["tp"] for r in tantrix.rows) == 20 * len(games)
     assert all(0 <= r.values["tp"] <= 20 * r.played for r in tantrix.rows)
+
+
+def test_a_fide_tie_break_is_the_fide_module_s_on_the_file_s_history() -> None:
+    """Buchholz after one round: each player's opponent's score (C.07 8.1), the pairing-
+    allocated bye counted as C.07 16 does; the columns come after the points."""
+    from companion.tournament.fide.tiebreaks import values
+    from companion.tournament.neutral import history_of
+
+    t = tournament("tamsk", ["Ann", "Bob", "Cid", "Dee", "Eve"], [
+        (1, 2, Result("first", False, (20, 25), "rings")),
+        (3, 4, Result("tie", False, (30, 30), "tie"))],
+        byes=[{"player": 5, "kind": "pab"}], tiebreaks=("BH", "game:rings"))
+    table = standings(t)
+    assert [c.key for c in table.columns] == ["points", "bh", "rings"]
+    bh = {r.name: r.values["bh"] for r in table.rows}
+    assert bh == {t.players[pid].name: v for pid, v in values(history_of(t), "BH").items()}
+    assert bh["Ann"] == 0.0 and bh["Bob"] == 1.0 and bh["Cid"] == bh["Dee"] == 0.5
