@@ -584,6 +584,8 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
             return _fail(exc.message, int(getattr(exc, "exit_code", 2)))
         except NoStandings as exc:
             return _fail(str(exc))
+        except BrokenPipeError:
+            raise  # `companion tournament standings T | head`: ended quietly by the CLI
         except OSError as exc:
             return _fail(f"{exc.filename or ''}: {exc.strerror}")
     return run
