@@ -32,6 +32,7 @@ from typing import Any
 from companion import journal as journal_mod
 from companion.i18n import say
 from companion.keys import SigningKey
+from companion.remark import N_, Remark
 from companion.tournament.journals import OK, Keys, check_journal, is_final
 
 log = logging.getLogger(__name__)
@@ -145,18 +146,20 @@ class JournalInbox:
         from companion.tournament.intake import record_checked
         from companion.tournament.model import TournamentError, name_key
 
+        if self.key is None:
+            line = say(Remark(N_("{file}: kept, but no result is recorded: no arbiter key on "
+                                 "this laptop (companion keys init --arbiter)"), file=path.name))
+            self._note(line)
+            return line
         tournaments = []
-        if self.key is not None:
-            for file in store.tournament_files(self.folder):
-                try:
-                    tournaments.append((store.load(file, self.key.public), file))
-                except TournamentError as exc:
-                    self._note(str(say(exc.message)))
+        for file in store.tournament_files(self.folder):
+            try:
+                tournaments.append((store.load(file, self.key.public), file))
+            except TournamentError as exc:
+                self._note(str(say(exc.message)))
         checked = check_journal(path, self.keys, [t for t, _ in tournaments], via_table=True)
-        if checked.status != OK or self.key is None:
+        if checked.status != OK:
             line = say(checked.line)
-            if self.key is None and checked.status == OK:
-                line += " (no arbiter key on this laptop: not recorded)"
             self._note(line)
             return line
         assert checked.tournament is not None

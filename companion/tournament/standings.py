@@ -158,10 +158,10 @@ def standings(
                 if key in counted:
                     continue
                 counted.add(key)
-                record = game_record(t, number, entry, result)
                 assert entry.game is not None
+                shares = module.contributions(game_record(t, number, entry, result))
                 for name_pid in entry.game.players():
-                    share = module.contributions(record).get(t.players[name_pid].name, {})
+                    share = shares.get(t.players[name_pid].name, {})
                     for c in cols[1:]:
                         if c.key in own:
                             rows[name_pid].values[c.key] += float(share.get(c.key, 0.0))
