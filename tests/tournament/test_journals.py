@@ -205,3 +205,14 @@ def test_a_second_journal_for_a_recorded_board_needs_replace(
     change = t.trail[-1]
     assert change.old is not None and change.old.winner == "first"
     assert change.why == "the first game was played with a wrong glass"
+
+
+def test_without_a_keyring_no_journal_vouches_for_itself(evening: Path) -> None:
+    """A journal names its own signer; only the keyring (or --key) can say it is the table's."""
+    from companion.keys import SigningKey
+    from companion.tournament.journals import REFUSED, Keys, check_journal
+
+    journal = helpers.tamsk(evening / "in" / "self.jsonl", "Ann", "Dee", table=1,
+                            tournament=CUP, key=SigningKey.generate())
+    checked = check_journal(journal, Keys(), [load(evening)])
+    assert checked.status == REFUSED and "not enrolled" in checked.line
