@@ -69,7 +69,8 @@ def record_result(
         # the same game (its header's hash) going on from the final record recorded
         same_game = (was is not None and bool(source.game_id) and was.game_id == source.game_id
                      and (was.final == source.final or was.final in seen))
-        if same_game and (was is not None and was.final == source.final or old == result):
+        if (same_game and (was is not None and was.final == source.final or old == result)) \
+                or (old == result and was == source):
             said.append(Recorded(Remark(N_("{where}: {result} is recorded already"),
                                         where=where, result=old.text()), already=True))
             return []
