@@ -461,6 +461,7 @@ async def serve(
     keypad = open_keypad(config, backend, clock, daemon, factory)
     if keypad is not None and hasattr(keypad, "poll"):
         daemon.tickers.append(keypad)
+    daemon.tickers.append(hooks)  # redraws the keypad's PIN lock-out count-down
     if hasattr(table, "wall_trust"):  # count the outage only on a wall clock known right
         table.wall_trust = probe_for(str(config["table"]["wall_clock"]))
 

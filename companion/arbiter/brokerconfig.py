@@ -3,11 +3,17 @@
 Why: an open broker lets anyone on the club's Wi-Fi publish a fake table, a forged result or
 a flood of commands. This writes a mosquitto (2.x) setup in which
 
-- no client is anonymous: every table and the arbiter have a user and a random password
-  (``passwd``, mosquitto's own ``$7$`` PBKDF2-SHA512 format, so ``mosquitto_passwd`` can
-  edit it later);
+- no client is anonymous: every table, the arbiter's page and the arbiter's command line
+  have a user and a random password (``passwd``, mosquitto's own ``$7$`` PBKDF2-SHA512 format,
+  so ``mosquitto_passwd`` can edit it later);
+- each user owns one client id, its user name (``use_username_as_clientid`` on every
+  listener): MQTT lets a second connection with a client id take that session over (the first
+  is disconnected, its last will goes out, a clean start wipes its stored session), so without
+  this anyone with one table's password could kick another table off, or wipe the arbiter's
+  stored session, by naming their client id;
 - the ACL (``acl``) lets table N write only its own topics (events, state, status, result,
-  reply) and read only what is addressed to it (cmd, resend); only the arbiter may command;
+  reply) and read only what is addressed to it (cmd, resend); only the arbiter's page and
+  command line may command;
 - the club's network reaches the broker over TLS only, with a certificate signed by a club CA
   made here (``ca.crt`` goes to every table; ``ca.key`` stays with the club's admin); the plain
   listener is bound to 127.0.0.1, for the arbiter's laptop when the broker runs on it.
@@ -34,7 +40,13 @@ from pathlib import Path
 from companion.arbiter import topics
 from companion.files import PUBLIC, SECRET, atomic_write
 
+#: The arbiter's page (`companion arbiter serve`): reads every table, commands them, and keeps
+#: a stored session (its client id is this user name, so nobody else's connection can take it).
 ARBITER_USER = "arbiter"
+#: The arbiter's command line (`companion tournament pair --send`, the demo's rounds): sends
+#: commands and reads the tables' answers; a user of its own, so its short connections never
+#: take over the page's session.
+SENDER_USER = "arbiter-send"
 #: PBKDF2 rounds in the password file; mosquitto's own default is 101, far too few against an
 #: offline search if the file leaks. The broker pays them once per connection.
 PBKDF2_ROUNDS = 20_000
@@ -59,12 +71,17 @@ def password_line(user: str, password: str, *, salt: bytes | None = None,
 
 
 def acl_text(prefix: str, tables: Sequence[int]) -> str:
-    """The ACL: the arbiter reads every table and commands them; each table its own topics."""
+    """The ACL: the arbiter's page reads every table and commands them, the arbiter's command
+    line commands them and reads their answers; each table its own topics."""
     lines = [
         "# companion: who may publish (write) and subscribe (read) what.",
         f"user {ARBITER_USER}",
         f"topic read {topics.all_tables(prefix)}",
         *(f"topic write {prefix}/table/+/{kind}" for kind in ("cmd", "resend")),
+        "",
+        f"user {SENDER_USER}",
+        f"topic write {prefix}/table/+/cmd",
+        f"topic read {prefix}/table/+/reply",
         "",
     ]
     for n in tables:
@@ -186,7 +203,7 @@ def write_broker_config(
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "data").mkdir(exist_ok=True)
     setup = BrokerSetup(folder, tls_port, local_port)
-    for user in [ARBITER_USER, *(table_user(n) for n in tables)]:
+    for user in [ARBITER_USER, SENDER_USER, *(table_user(n) for n in tables)]:
         setup.passwords[user] = secrets.token_urlsafe(18)
     make_certificates(folder, hosts)
     atomic_write(folder / "passwd",
@@ -206,11 +223,17 @@ persistence_location {folder / 'data'}/
 max_queued_messages 10000
 max_packet_size 262144
 
+# Every listener: a client's id is its user name, so a connection with another user's
+# password can never take over (disconnect, or wipe the stored session of) a table or the
+# arbiter's page by naming its client id.
+
 # The arbiter's laptop (when the broker runs on it): plain MQTT, this machine only.
 listener {local_port} 127.0.0.1
+use_username_as_clientid true
 
 # The club's network: TLS only, with the club CA's certificate.
 listener {tls_port}
+use_username_as_clientid true
 cafile {folder / 'ca.crt'}
 certfile {folder / 'server.crt'}
 keyfile {folder / 'server.key'}
@@ -226,7 +249,7 @@ tls_version tlsv1.2
             prefix), mode=SECRET)
     atomic_write(folder / "tables" / "arbiter.toml", _mqtt_section(
         "127.0.0.1", local_port, ARBITER_USER, setup.passwords[ARBITER_USER], "", prefix,
-        tls=False), mode=SECRET)
+        tls=False, sender=(SENDER_USER, setup.passwords[SENDER_USER])), mode=SECRET)
     return setup
 
 
@@ -244,8 +267,8 @@ def _hand_over(folder: Path, user: str) -> None:
 
 
 def _mqtt_section(host: str, port: int, user: str, password: str, ca_file: str, prefix: str,
-                  *, tls: bool = True) -> str:
-    return (
+                  *, tls: bool = True, sender: tuple[str, str] | None = None) -> str:
+    text = (
         f"# companion: {user}'s [mqtt] section (copy the club's ca.crt to {ca_file or '-'})\n"
         "[mqtt]\nenabled = true\n"
         f'host = "{host}"\nport = {port}\n'
@@ -254,3 +277,10 @@ def _mqtt_section(host: str, port: int, user: str, password: str, ca_file: str, 
         f'ca_file = "{ca_file}"\n'
         f'topic_prefix = "{prefix}"\n'
     )
+    if sender is not None:
+        text += (
+            "# the arbiter's command line (tournament pair --send) connects as its own user,\n"
+            "# so it never takes over the page's session\n"
+            f'send_username = "{sender[0]}"\nsend_password = "{sender[1]}"\n'
+        )
+    return text

@@ -308,7 +308,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     own = (signing_key.public,) if signing_key is not None else ()
     inbox = JournalInbox(Path(args.dir), Keys(keyring=keyring, arbiter=own), signing_key)
     try:
-        client = ArbiterClient(mqtt, keyring=keyring)
+        # The page starts from what it last verified of each table (kept on this laptop), so
+        # retained messages overwritten on the broker meanwhile cannot blind it.
+        client = ArbiterClient(mqtt, keyring=keyring, retained=Path(args.retained_dir)
+                               if args.retained_dir else data_dir() / "retained")
         # The station keeps each table's last (seq, hash): `companion verify --against`.
         tails = TailStore(Path(args.tails_dir) if args.tails_dir else data_dir() / "tails")
 
@@ -415,6 +418,9 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tournament-file", help="one more tournament file to show")
     p.add_argument("--tails-dir", help="where each table's last (seq, hash) is kept, for "
                    "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)")
+    p.add_argument("--retained-dir", help="where the page keeps each table's last verified "
+                   "status, state and results across its restarts "
+                   "(default ~/.local/share/companion/arbiter/retained)")
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                    help="a name the page is reached by, besides addresses and this machine's "
                         "own names (repeatable)")

@@ -2,9 +2,11 @@
 
 paho-mqtt runs its network loop in its own thread (``loop_start``) and reconnects by itself; the
 session is persistent (a fixed client id, ``clean_session`` off) so the broker keeps the QoS 1
-events for us while the laptop is away. Whatever is missed anyway (a broker restarted without
-persistence) the view asks the tables for again. All access to the view goes through one lock;
-the web server waits on :attr:`ArbiterClient.changed` to push updates.
+events for us while the laptop is away; with a user name that id is the user name, which on the
+club's broker nobody else's connection can take over (``use_username_as_clientid``). Whatever
+is missed anyway (a broker restarted without persistence) the view asks the tables for again.
+All access to the view goes through one lock; the web server waits on
+:attr:`ArbiterClient.changed` to push updates.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.arbiter import topics
 from companion.arbiter.commands import make_command, make_pairing_command
 from companion.arbiter.mqtt import make_client, success
+from companion.arbiter.retained import RetainedStore
 from companion.arbiter.settings import MqttSettings
 from companion.arbiter.view import ArbiterView, Request
 from companion.keys import Keyring, SigningKey
@@ -40,16 +44,32 @@ class ArbiterClient:
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
         keyring: Keyring | None = None,
+        retained: str | Path | None = None,
     ) -> None:
         self.settings = settings
         self.view = ArbiterView(settings.topic_prefix, keyring)
+        #: What the page last verified of each table, kept in the folder ``retained`` across
+        #: its restarts: taken back now (checked against the keyring again), kept up to date.
+        self.retained = RetainedStore(retained) if retained is not None else None
+        if self.retained is not None:
+            now = clock()
+            for table, kind, payload in self.retained.load():
+                self.view.restore(table, kind, payload, now)
+            self.view.on_retained = self._keep
         self.clock = clock
         self.wall = wall
         self.lock = threading.Lock()
         self.changed = threading.Condition(self.lock)
         self.connected = threading.Event()
+        #: Connections made so far, and whether the broker still had our stored session at the
+        #: last one (a session another client took over or wiped would be gone).
+        self.connections = 0
+        self.session_present = False
         self._stop = threading.Event()
-        self._client = make_client(settings, client_id, clean_session=not persistent)
+        # The page's stored session lives under the client id its user owns (its user name on
+        # the club's broker, where nobody else's connection can take it over).
+        self.client_id = settings.client_id(client_id)
+        self._client = make_client(settings, self.client_id, clean_session=not persistent)
         self._client.reconnect_delay_set(min_delay=1, max_delay=2)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -68,6 +88,14 @@ class ArbiterClient:
         self._client.disconnect()
         self._client.loop_stop()
         self._ticker.join(2.0)
+        if self.retained is not None:
+            with self.lock:
+                self.retained.flush(self.clock())
+
+    def _keep(self, table: int, kind: str, payload: bytes, game: str) -> None:
+        """The view took a signed status, state or result (under the lock): keep it."""
+        if self.retained is not None:
+            self.retained.keep(table, kind, payload, self.clock(), game)
 
     # ------------------------------------------------------------------ paho callbacks
 
@@ -75,6 +103,8 @@ class ArbiterClient:
         if not success(rc):
             log.warning("arbiter: the broker refused the connection: %s", rc)
             return
+        self.connections += 1
+        self.session_present = bool(getattr(flags, "session_present", False))
         client.subscribe(topics.all_tables(self.settings.topic_prefix), qos=1)
         with self.lock:
             requests = self.view.reconnected(self.clock())

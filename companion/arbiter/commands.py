@@ -18,6 +18,11 @@ The table's :class:`CommandGate` works in two steps so that a flood never reache
 :meth:`CommandGate.admit`, in the daemon's loop, for what passed
     refuses a command for another game, or whose nonce was used already (a replay).
 
+Every decision is made on the decoded command, never on the payload's bytes: JSON spells one
+key or one nonce many ways (``"pa\\u0069ring"`` is ``"pairing"``), and the signature covers the
+decoded, canonical form (:func:`~companion.arbiter.sealing.signed_bytes`), so a command
+re-encoded is the same command, with the same nonce, and refused as a replay.
+
 Refusals are *counted*, never journaled one by one (a flood would fill the SD card and hold the
 journal's fsyncs up): :meth:`CommandGate.summary` gives at most one summary line a minute,
 which the station journals as a note. Accepted nonces are journaled with the correction, so a
@@ -87,6 +92,12 @@ def make_pairing_command(
         "pairing": dict(pairing),
     }
     return sealing.seal(envelope, KIND, key)
+
+
+def is_pairing(command: Mapping[str, Any]) -> bool:
+    """Whether a decoded command carries a pairing (never decided on the payload's bytes: JSON
+    spells the same key many ways, ``"pairing"`` or ``"pa\\u0069ring"``)."""
+    return isinstance(command.get("pairing"), Mapping)
 
 
 class Refused(Exception):
@@ -201,7 +212,7 @@ class CommandGate:
         """Use the command's nonce up; raises :class:`Refused` (counted) for another game's
         command or a replay."""
         try:
-            if "pairing" in command:
+            if is_pairing(command):
                 pass  # a pairing is for the next game, whatever game is open now
             elif game is None or command.get("game") != game:
                 raise Refused("other-game",

@@ -21,8 +21,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from companion.arbiter.commands import CommandGate, Refused, is_pairing
 from companion.arbiter.pairing_desk import PairingDesk
 from companion.arbiter.publisher import TablePublisher
 from companion.arbiter.settings import arbiter_settings, mqtt_settings, table_number
@@ -51,6 +53,17 @@ def _table_key(config: Mapping[str, Any]) -> SigningKey | None:
         return None
 
 
+def _gate(config: Mapping[str, Any]) -> CommandGate:
+    """The table's command gate, trusting the arbiter's key from ``[arbiter] arbiter_key``."""
+    settings = arbiter_settings(config)
+    try:
+        arbiter_key = settings.arbiter_public()
+    except ValueError as exc:
+        log.warning("arbiter: [arbiter] arbiter_key: %s; this table takes no commands", exc)
+        arbiter_key = None
+    return CommandGate(arbiter_key, table_number(config), max_age_s=settings.command_max_age_s)
+
+
 class ArbiterHooks:
     """The arbiter station and the MQTT publisher of one table daemon."""
 
@@ -66,8 +79,15 @@ class ArbiterHooks:
         self.loop = loop
         self.station: ArbiterStation | None = None
         self.desk: PairingDesk | None = None
+        self._table: Any = None  # the table attached (its screen is redrawn for a count-down)
+        self._redraw_due: float | None = None
         self.config = config
         self._summary_due = False
+        #: One gate for every command this table hears, pairings and corrections alike: one
+        #: rate limit, one set of used nonces, and the kind of a command read from its decoded,
+        #: signed form (a key spelt another way, ``"pa\\u0069ring"``, is the same key), so
+        #: no re-encoding of a command can take it past the gate a second time.
+        self.gate = _gate(config)
         settings = mqtt_settings(config)
         self.publisher: TablePublisher | None = None
         if settings.enabled:
@@ -88,7 +108,8 @@ class ArbiterHooks:
         """Bind to the table once its game is open; starts publishing. When the game has arbiter
         mode at the table, its station takes the keypad's keys and rewrites the view first
         (the table's ``key_filter`` and ``view_filter``, when it has them)."""
-        self.station = station_for(table, self.clock)
+        self.station = self._shared(station_for(table, self.clock))
+        self._table = table
         filtered: Any = table  # companion.tables.Table has both filters
         if hasattr(filtered, "next_header"):  # pairings from the arbiter, for every kind
             from companion.tables import start_configured_game
@@ -97,6 +118,7 @@ class ArbiterHooks:
                 table, self.config, self.clock,
                 start=lambda: self._start_paired(filtered, start_configured_game),
                 answer=self._reply,
+                gate=self.gate,
             )
         if (self.station is not None or self.desk is not None) and hasattr(
             filtered, "key_filter"
@@ -104,6 +126,11 @@ class ArbiterHooks:
             filtered.key_filter = self.key
             filtered.view_filter = self.view
         if self.publisher is not None:
+            folder = getattr(table, "journal_dir", None)
+            if folder is not None and self.publisher.status_file is None:
+                # the status seq, kept beside the table's journals (one file per table)
+                self.publisher.status_file = (
+                    Path(folder) / f"mqtt-status-t{self.publisher.table}.json")
             self.publisher.bind(lambda: table.journal_path)
             self.publisher.start()
         return self.station
@@ -112,7 +139,7 @@ class ArbiterHooks:
         """Start the paired game, then take up its arbiter mode (the station belongs to the
         open game: a table that had none, or another kind's, gets the new game's)."""
         path = start(table, self.config)
-        self.station = station_for(table, self.clock)
+        self.station = self._shared(station_for(table, self.clock))
         if self.publisher is not None and path is not None:
             self.publisher.follow(path)  # the new game's header goes out before its first move
         return path
@@ -123,47 +150,71 @@ class ArbiterHooks:
             return True
         return self.station is not None and self.station.key(key, t_mono)
 
+    # ------------------------------------------------------------------ the daemon's ticker
+
+    def next_wakeup(self) -> float | None:
+        """When the table's screen must be drawn again with no input (the keypad's PIN
+        lock-out counting down); the daemon's ticker protocol."""
+        if self._redraw_due is None and self.station is not None:
+            self._redraw_due = self.station.redraw_at()
+        return self._redraw_due
+
+    def poll(self, now: float) -> None:
+        """Mark the table's screen changed when the count-down's next second is due (so the
+        daemon draws it), and note when the one after is."""
+        due = self._redraw_due
+        if due is not None and now >= due and self._table is not None:
+            self._table.changed = True
+        self._redraw_due = self.station.redraw_at() if self.station is not None else None
+
     def view(self, state: dict[str, Any]) -> dict[str, Any]:
         """The table's view with the arbiter's options and menu (and a pairing to confirm)."""
         if self.station is not None:
             state = self.station.view(state)
         return self.desk.view(state) if self.desk is not None else state
 
+    def _shared(self, station: ArbiterStation | None) -> ArbiterStation | None:
+        """A game's station, checking commands with this table's one gate."""
+        if station is not None:
+            station.use_gate(self.gate)
+        return station
+
     def _command_arrived(self, payload: bytes) -> None:
         """In the publisher's thread: screen the command there (size, rate, signature...), so
         a flood of refused ones never reaches the daemon's loop; hand the rest to the loop."""
-        desk = self.desk
-        if desk is not None and desk.wants(payload):
-            screened = desk.screen(payload)
-            if screened is not None:
-                if self.loop is None:
-                    desk.offer(screened)
-                else:
-                    self.loop.call_soon_threadsafe(desk.offer, screened)
-            return
-        station = self.station
-        if station is None:
+        try:
+            command = self.gate.screen(payload, self.clock.wall(), self.clock.now())
+        except Refused:
+            if self.loop is None:
+                self._summarise()
+            elif not self._summary_due:
+                self._summary_due = True  # one wake-up of the loop per summary, not per message
+                self.loop.call_soon_threadsafe(self._summarise)
             return
         if self.loop is None:
-            self.run_command(payload)
-            return
-        command = station.screen_command(payload)
-        if command is not None:
+            self.run_screened(command)
+        else:
             self.loop.call_soon_threadsafe(self.run_screened, command)
-        elif not self._summary_due:
-            self._summary_due = True  # one wake-up of the loop per summary, not per message
-            self.loop.call_soon_threadsafe(self._summarise)
 
     def run_command(self, payload: bytes) -> None:
-        """In the daemon's loop: carry the command out (or refuse it) and answer."""
-        if self.station is None:
+        """In the daemon's loop: screen, then carry the command out (or refuse it)."""
+        try:
+            command = self.gate.screen(payload, self.clock.wall(), self.clock.now())
+        except Refused:
+            self._summarise()
             return
-        self._answer(self.station.command(payload))
+        self.run_screened(command)
 
     def run_screened(self, command: dict[str, Any]) -> None:
-        """In the daemon's loop: a command that passed the screen."""
-        if self.station is not None:
+        """In the daemon's loop: a command that passed the screen goes where its decoded
+        form says: a pairing to the pairing desk, a correction to the game's station."""
+        if is_pairing(command) and self.desk is not None:
+            self.desk.offer(command)
+        elif self.station is not None:
             self._answer(self.station.screened(command))
+        else:
+            self._answer(Outcome(False, "this table's game takes no arbiter commands",
+                                 str(command.get("nonce"))))
 
     def _reply(self, answer: dict[str, Any]) -> None:
         if self.publisher is not None:

@@ -1,4 +1,4 @@
-"""Connection limits for the arbiter's page: a cap on connections and header/idle time-outs.
+"""Connection limits for the arbiter's page: caps on connections and header/idle time-outs.
 
 aiohttp bounds what a request may carry (``client_max_size``, header line and field sizes) and
 closes a keep-alive connection after ``keepalive_timeout``, but it has no cap on open
@@ -13,7 +13,15 @@ per connection, passing everything through) and, once a second:
 
 and when ``max_connections`` are open, makes room for a new one by closing the connection idle
 the longest (so silent sockets never lock the arbiter out); only when every connection is busy
-with a request (live streams included) is the newcomer refused.
+with a request (live streams included) is the newcomer refused. One client address
+(:func:`client_key`) may hold ``max_per_client`` connections: its next one closes its own
+oldest idle connection (or is refused when all of its connections are busy), so one address
+opening connections fast never closes anyone else's.
+
+aiohttp answers a request it cannot parse (400: a raw non-ASCII byte in the path, a bad header)
+from inside its protocol, where no middleware runs; with ``secure`` (the page's security
+headers) the guard gives each connection's protocol a subclass whose ``handle_error`` hands
+those answers to it on their way out.
 
 A request is "in progress" from the moment aiohttp hands it to the application (the
 :meth:`ConnectionGuard.middleware` marks it) until its response is done; reading its body is
@@ -23,6 +31,7 @@ bounded by the handler itself.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,18 +42,57 @@ from aiohttp import web
 @dataclass(frozen=True)
 class Limits:
     max_connections: int = 256
+    #: One address's share: a browser opens at most six connections to a site, plus its live
+    #: stream; 32 leaves room for a few devices behind one address (a club's NAT).
+    max_per_client: int = 32
     header_timeout: float = 10.0
     idle_timeout: float = 30.0
     sweep_every: float = 1.0
+
+
+def client_key(peer: Any) -> str:
+    """Whom a connection's budget is charged to: its IPv4 address, or the /64 network of an
+    IPv6 address (one machine may hold a whole /64); ``"?"`` when the socket has no peer."""
+    host = peer[0] if isinstance(peer, (tuple, list)) and peer else peer
+    if not isinstance(host, str) or not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def secured_handler(secure: Callable[[web.StreamResponse], None]) -> type[web.RequestHandler]:
+    """aiohttp's protocol class, with ``secure`` applied to the answers it makes itself."""
+
+    class SecuredRequestHandler(web.RequestHandler):
+        __slots__ = ()  # the same layout: an existing protocol may take this class
+
+        def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                         message: str | None = None) -> web.StreamResponse:
+            response = super().handle_error(request, status, exc, message)
+            if not response.prepared:
+                secure(response)
+            return response
+
+    return SecuredRequestHandler
 
 
 class GuardedProtocol(asyncio.Protocol):
     """aiohttp's protocol for one connection, with the guard's bookkeeping around it."""
 
     def __init__(self, inner: Any, guard: ConnectionGuard) -> None:
+        if guard.handler_class is not None and type(inner) is web.RequestHandler:
+            inner.__class__ = guard.handler_class
         self.inner = inner
         self.guard = guard
         self.transport: asyncio.Transport | None = None
+        self.client = "?"
         self.active = 0  # requests in progress
         self.waiting_since: float | None = None  # a request head is due since then
         self.idle_since = 0.0
@@ -53,6 +101,7 @@ class GuardedProtocol(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        self.client = client_key(transport.get_extra_info("peername"))
         now = self.guard.now()
         self.waiting_since = now
         self.idle_since = now
@@ -95,10 +144,15 @@ class GuardedProtocol(asyncio.Protocol):
 class ConnectionGuard:
     """Every open connection of one server, with the limits above."""
 
-    def __init__(self, limits: Limits, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self, limits: Limits, loop: asyncio.AbstractEventLoop,
+        secure: Callable[[web.StreamResponse], None] | None = None,
+    ) -> None:
         self.limits = limits
         self.loop = loop
+        self.handler_class = secured_handler(secure) if secure is not None else None
         self.open: dict[Any, GuardedProtocol] = {}  # transport -> connection
+        self.per_client: dict[str, int] = {}
         self.closed_idle = 0
         self.closed_slow = 0
         self.refused = 0
@@ -119,21 +173,35 @@ class ConnectionGuard:
             self._sweeper.cancel()
 
     def admit(self, conn: GuardedProtocol) -> bool:
+        if self.per_client.get(conn.client, 0) >= self.limits.max_per_client:
+            own = [c for c in self.open.values() if c.client == conn.client and c.active == 0]
+            if not own:
+                self.refused += 1
+                return False
+            self._evict(min(own, key=lambda c: c.idle_since))
         if len(self.open) >= self.limits.max_connections:
             idle = [c for c in self.open.values() if c.active == 0]
             if not idle:
                 self.refused += 1
                 return False
-            oldest = min(idle, key=lambda c: c.idle_since)
-            self.open.pop(oldest.transport, None)
-            self.closed_idle += 1
-            oldest.close()
+            self._evict(min(idle, key=lambda c: c.idle_since))
         self.open[conn.transport] = conn
+        self.per_client[conn.client] = self.per_client.get(conn.client, 0) + 1
         return True
+
+    def _evict(self, conn: GuardedProtocol) -> None:
+        self.remove(conn)
+        self.closed_idle += 1
+        conn.close()
 
     def remove(self, conn: GuardedProtocol) -> None:
         if self.open.get(conn.transport) is conn:
             del self.open[conn.transport]
+            left = self.per_client.get(conn.client, 0) - 1
+            if left > 0:
+                self.per_client[conn.client] = left
+            else:
+                self.per_client.pop(conn.client, None)
 
     def sweep(self) -> None:
         now = self.now()

@@ -26,8 +26,14 @@ class NoMenu:
     def press(self, key: str, now: float) -> tuple[bool, list[Action]]:
         return False, []
 
-    def screen(self) -> list[str]:
+    def screen(self, now: float | None = None) -> list[str]:
         return []
+
+    def redraw_at(self, now: float) -> float | None:
+        return None
+
+    def settle(self, now: float) -> None:
+        return None
 
 
 class KeypadStation(ArbiterStation):

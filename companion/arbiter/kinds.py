@@ -58,8 +58,18 @@ class KeypadMenu(Protocol):
         """One key: whether the menu took it, and what the station is to do."""
         ...
 
-    def screen(self) -> list[str]:
-        """The table's screen while the arbiter has the keypad."""
+    def screen(self, now: float | None = None) -> list[str]:
+        """The table's screen at ``now`` (a count-down shows the time left) while the arbiter
+        has the keypad."""
+        ...
+
+    def redraw_at(self, now: float) -> float | None:
+        """When the screen next changes with no key pressed (a count-down), else None."""
+        ...
+
+    def settle(self, now: float) -> None:
+        """Catch up with time passed without a key (a screen left alone may give the keypad
+        back)."""
         ...
 
 

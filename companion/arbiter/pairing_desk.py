@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import registry
-from companion.arbiter.commands import CommandGate, Refused
+from companion.arbiter.commands import CommandGate, Refused, is_pairing
 from companion.arbiter.settings import arbiter_settings, table_number
 from companion.i18n import _
 from companion.tournament.model import MAX_NAME
@@ -116,40 +116,37 @@ class PairingDesk:
         *,
         start: Callable[[], Any],
         answer: Callable[[dict[str, Any]], None],
+        gate: CommandGate | None = None,
     ) -> None:
         self.table = table
         self.clock = clock
         self.kind = registry.configured(config).name
         self._start = start
         self._answer = answer
-        settings = arbiter_settings(config)
-        try:
-            arbiter_key = settings.arbiter_public()
-        except ValueError:
-            arbiter_key = None
-        self.gate = CommandGate(arbiter_key, table_number(config),
-                                max_age_s=settings.command_max_age_s)
+        if gate is None:
+            settings = arbiter_settings(config)
+            try:
+                arbiter_key = settings.arbiter_public()
+            except ValueError:
+                arbiter_key = None
+            gate = CommandGate(arbiter_key, table_number(config),
+                               max_age_s=settings.command_max_age_s)
+        #: The table's gate (shared with its station when the hooks made both): pairings and
+        #: corrections use up nonces from one set, so a command is heard once, however spelt.
+        self.gate = gate
+        pairing_nonce = dict(getattr(table, "header", None) or {}).get("pairing_nonce")
+        if isinstance(pairing_nonce, str) and pairing_nonce:
+            gate.remember(pairing_nonce)
         self.table_no = table_number(config)
         self.pending: Pairing | None = None
         self.shown = False
-
-    @staticmethod
-    def wants(payload: bytes | str) -> bool:
-        """Whether a command on the table's topic is a pairing (a cheap look, no parsing)."""
-        raw = payload.encode() if isinstance(payload, str) else payload
-        return b'"pairing"' in raw
-
-    def screen(self, payload: bytes | str) -> dict[str, Any] | None:
-        """On the network thread: the command when it passed the gate, else None (counted)."""
-        try:
-            return self.gate.screen(payload, self.clock.wall(), self.clock.now())
-        except Refused:
-            return None
 
     def offer(self, command: Mapping[str, Any]) -> dict[str, Any]:
         """In the loop: a screened pairing command; shows it and answers the arbiter."""
         nonce = str(command.get("nonce"))
         try:
+            if not is_pairing(command):
+                raise Refused("malformed", "the command carries no pairing")
             if nonce == str(self.table.header.get("pairing_nonce")):
                 raise Refused("replayed", f"replayed pairing refused (nonce {nonce})")
             self.gate.admit(command, None)

@@ -17,6 +17,13 @@ viewer applies each id once). Viewers that missed records the broker did acknowl
 offline themselves, or the broker restarted without keeping their session) ask for them on the
 ``resend`` topic.
 
+The retained ``status`` (online when connected; offline, the same signed message, as the last
+will and when stopping) carries a ``seq``: each connection takes two numbers (online, then
+offline) above every earlier one, kept across the table's restarts in ``status_file``, and never
+below the wall clock in milliseconds (so a table whose file was lost still counts up). The
+arbiter's page orders a table's statuses by it, so an old signed "offline" published again
+(by anyone with the table's broker password) never shows a live table offline.
+
 Why a thread and not the daemon's asyncio loop: paho's ``connect`` blocks (name lookup, TCP and
 TLS handshakes), and reading the journal and writing the acknowledgement file are disk I/O; in
 the loop either could delay the 15-second timer's ticks or a glass's run-out by seconds. The
@@ -45,6 +52,7 @@ from companion.arbiter.kinds import Mirror, arbiter_for
 from companion.arbiter.mqtt import make_client, paho, success
 from companion.arbiter.sealing import seal
 from companion.arbiter.settings import MqttSettings
+from companion.files import atomic_write
 from companion.keys import SigningKey
 
 log = logging.getLogger(__name__)
@@ -97,11 +105,13 @@ class TablePublisher:
         result_key: bytes | None = None,
         client_id: str | None = None,
         key: SigningKey | None = None,
+        status_file: Path | None = None,
     ) -> None:
         paho()  # fail now, with a clear message, if paho-mqtt is missing
         self.settings = settings
         self.table = table
-        self.client_id = client_id or f"companion-table-{table}"
+        #: The client id its credentials own: its user name (see MqttSettings.client_id).
+        self.client_id = settings.client_id(client_id or f"companion-table-{table}")
         self._journal_path = journal_path
         self.on_command = on_command
         self.result_key = result_key
@@ -111,6 +121,9 @@ class TablePublisher:
         if key is None:
             log.warning("table %s: no table key: its messages go out unsigned", table)
         self.prefix = settings.topic_prefix
+        #: Where the last status ``seq`` used is kept (None: in memory, from the wall clock).
+        self.status_file = status_file
+        self._status_seq = -1  # this connection's online seq (its offline is one more)
         self._lock = threading.Lock()
         self._inbox: deque[Path] = deque()
         self._replies: deque[dict[str, Any]] = deque()
@@ -187,12 +200,32 @@ class TablePublisher:
     def _status(self, online: bool) -> bytes:
         return self._sealed("status", {"table": self.table,
                                        "status": "online" if online else "offline",
+                                       "seq": self._status_seq + (0 if online else 1),
                                        "wall": time.time()})
+
+    def _next_status_seq(self) -> None:
+        """A new connection's status numbers: above every one used before (this process's,
+        the status file's) and not below the wall clock in milliseconds; kept before use."""
+        stored = -1
+        if self.status_file is not None:
+            try:
+                saved = json.loads(self.status_file.read_text(encoding="utf-8")).get("seq")
+                stored = saved if isinstance(saved, int) and not isinstance(saved, bool) else -1
+            except (OSError, ValueError, AttributeError):
+                stored = -1
+        self._status_seq = max(self._status_seq + 2, stored + 1, int(time.time() * 1000))
+        if self.status_file is not None:
+            try:
+                atomic_write(self.status_file, json.dumps({"seq": self._status_seq + 1}) + "\n")
+            except OSError as exc:
+                log.warning("table %s: cannot keep the status seq in %s: %s", self.table,
+                            self.status_file, exc)
 
     def _run(self) -> None:
         backoff = 0.2
         while not self._stop.is_set():
             self._take_inbox()
+            self._next_status_seq()
             client = make_client(self.settings, self.client_id, clean_session=True)
             client.will_set(self._topic("status"), self._status(False), qos=1, retain=True)
             client.on_connect = self._on_connect

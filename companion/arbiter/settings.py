@@ -22,6 +22,8 @@ The configuration file gains two tables (see ``docs/arbiter.md``)::
     key_file = ""
     topic_prefix = "companion"
     keepalive_s = 30
+    send_username = ""       # the arbiter's laptop: the command line's own user
+    send_password = ""       # (`tournament pair --send`; "" = username/password)
 
 Keys that are not there take these defaults, so this module works with a configuration that
 predates them.
@@ -73,6 +75,10 @@ cert_file = ""            # client certificate and key, if the broker asks for t
 key_file = ""
 topic_prefix = "companion"
 keepalive_s = 30
+# The arbiter's laptop: the user `companion tournament pair --send` connects as (its own, so
+# it never takes over the page's broker session); "" = username and password above.
+send_username = ""
+send_password = ""
 """
 
 
@@ -96,6 +102,22 @@ class MqttSettings:
     key_file: str = ""
     topic_prefix: str = "companion"
     keepalive_s: int = 30
+    send_username: str = ""
+    send_password: str = ""
+
+    def sender(self) -> MqttSettings:
+        """The settings the arbiter's command line connects with: its own user when the
+        configuration names one (``send_username``), else these."""
+        if not self.send_username:
+            return self
+        return replace(self, username=self.send_username, password=self.send_password,
+                       send_username="", send_password="")
+
+    def client_id(self, fallback: str) -> str:
+        """The client id to connect with: the user name, when there is one (each user owns
+        one client id: the club's broker forces it, ``use_username_as_clientid``), else
+        ``fallback`` (an open broker without users: the tests', a casual club's)."""
+        return self.username or fallback
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.arbiter.actions import Correct, Note, SetOption
-from companion.arbiter.commands import CommandGate, Refused
+from companion.arbiter.commands import CommandGate, Refused, is_pairing
 from companion.arbiter.kinds import KeypadMenu, arbiter_for
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import arbiter_settings, table_number
@@ -158,16 +158,24 @@ class ArbiterStation:
 
     def screen(self) -> list[str]:
         """What the table's screen shows while the arbiter has the keypad."""
-        return self.menu.screen()
+        return self.menu.screen(self.clock.now())
+
+    def redraw_at(self) -> float | None:
+        """When the table's screen next changes with no key pressed (the PIN lock-out's
+        count-down), on the table's clock; None: not before the next input."""
+        return self.menu.redraw_at(self.clock.now())
 
     @property
     def active(self) -> bool:
+        """Whether the arbiter's menu (or its PIN entry, or a lock-out) holds the keypad now."""
+        self.menu.settle(self.clock.now())
         return self.menu.active
 
     def view(self, state: dict[str, Any]) -> dict[str, Any]:
         """The table's view with the arbiter's menu on it while he has the keypad."""
+        lines = self.screen()  # first: a lock-out screen left idle gives the keypad back
         if self.menu.active:
-            state["arbiter"] = self.screen()
+            state["arbiter"] = lines
         return state
 
     # ------------------------------------------------------------------ records
@@ -229,6 +237,13 @@ class ArbiterStation:
     def game_id(self) -> str | None:
         return game_id_of(self.table.journal_path)
 
+    def use_gate(self, gate: CommandGate) -> None:
+        """Check commands with ``gate`` (the table's one gate, shared with its pairing desk:
+        one rate limit and one set of used nonces), remembering this journal's nonces in it."""
+        self.gate = gate
+        self._remembered = None
+        self.remember_nonces()
+
     def remember_nonces(self) -> None:
         """Read the nonces already used from the current journal (after a restart).
 
@@ -242,25 +257,21 @@ class ArbiterStation:
         try:
             with open(path, "rb") as f:
                 for line in f:
-                    if b'"nonce"' not in line:
+                    # the table wrote this file itself: its keys are spelt as json.dumps does
+                    if b'"nonce"' not in line and b'"pairing_nonce"' not in line:
                         continue
                     try:
                         record = json.loads(line)
                     except ValueError:  # UnicodeDecodeError is a ValueError too
                         continue
-                    nonce = record.get("nonce") if isinstance(record, dict) else None
-                    if isinstance(nonce, str):
-                        self.gate.remember(nonce)
+                    if not isinstance(record, dict):
+                        continue
+                    for key in ("nonce", "pairing_nonce"):  # a correction's, a pairing's
+                        nonce = record.get(key)
+                        if isinstance(nonce, str) and nonce:
+                            self.gate.remember(nonce)
         except OSError as exc:
             log.warning("arbiter: cannot read the used nonces from %s: %s", path, exc)
-
-    def screen_command(self, payload: bytes | str) -> dict[str, Any] | None:
-        """On the network thread: the command when it passed the gate's cheap checks and the
-        arbiter's signature, else None (counted; the daemon summarises)."""
-        try:
-            return self.gate.screen(payload, self.clock.wall(), self.clock.now())
-        except Refused:
-            return None
 
     def command(self, payload: bytes | str | Mapping[str, Any]) -> Outcome:
         """Carry out one arbiter command, or refuse it (counted, summarised in the journal at
@@ -278,12 +289,20 @@ class ArbiterStation:
         """In the loop: a command that passed :meth:`screen`: check game and nonce, carry out."""
         self.remember_nonces()
         nonce = str(cmd.get("nonce"))
+        correction = cmd.get("correction")
+        if is_pairing(cmd) or not isinstance(correction, Mapping):
+            # What the station carries out is a correction, told from the decoded command;
+            # a pairing is the pairing desk's (a table without one takes none).
+            refused = Refused("malformed", "the command carries no correction for this table")
+            self.gate.count(refused)
+            self.summarise()
+            return Outcome(False, str(refused), nonce)
         try:
             self.gate.admit(cmd, self.game_id)
         except Refused as refused:
             self.summarise()
             return Outcome(False, str(refused), nonce)
-        return self.correct(cmd["correction"], auth="command", nonce=nonce)
+        return self.correct(correction, auth="command", nonce=nonce)
 
     def summarise(self) -> float:
         """Journal the refused commands' summary when one is due; returns the seconds until

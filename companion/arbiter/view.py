@@ -18,6 +18,15 @@ chain, a command refused. A game without an arbiter facet is shown without its s
 
 Until the events of a game have arrived (a page opened while a table was offline), a retained
 state snapshot that carries the game's state is shown instead, when the game can show one.
+
+A table's signed status, state and results are taken in their order, never just in the order
+they arrive: anyone with the table's broker password can publish its old signed messages again
+(retained, so a page started later sees them first). A status carries the table's ``seq`` (it
+goes up with every connection, across the table's restarts) and its wall time; a state its
+game's header ``created`` and its record ``seq``; a result the number of journal records it
+covers. An older one is counted as stale and changes nothing, so a replayed "offline" never
+shows a live table offline. :meth:`ArbiterView.restore` takes back what the page kept across its
+own restart (:mod:`companion.arbiter.retained`), checked against the keyring like anything else.
 """
 
 from __future__ import annotations
@@ -79,6 +88,9 @@ class TableView:
     unverified: int = 0  # messages refused: unsigned, forged, or from a table not enrolled
     unverified_why: str = ""
     seen_wall: float | None = None  # the table's own wall time in its last verified message
+    status_order: tuple[int, float] | None = None  # (seq, wall) of the status shown
+    state_order: tuple[str, int] | None = None  # (created, seq) of the state kept
+    stale: int = 0  # signed messages older than what the page has: replays, counted, ignored
 
     @property
     def current(self) -> GameLog | None:
@@ -86,6 +98,8 @@ class TableView:
 
 
 Request = tuple[str, bytes]
+#: The kinds a table publishes retained: the page keeps the last it verified of each.
+RETAINED = ("status", "state", "result")
 
 
 class ArbiterView:
@@ -139,29 +153,69 @@ class ArbiterView:
             tv.unverified_why = f"{kind}: {why}"
             self._changed(tv)
             return []
+        return self._take(tv, kind, message, payload, now)
+
+    def restore(self, table: int, kind: str, payload: bytes, now: float) -> bool:
+        """Take back one message the page kept across its restart; only when it still
+        verifies with the key enrolled for ``table`` (False: not taken, not counted)."""
+        if kind not in RETAINED:
+            return False
+        try:
+            message = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            return False
+        if not isinstance(message, dict) or check(
+            message, kind, enrolled_key(self.keyring, table)
+        ) is not None:
+            return False
+        self._take(self._table(table), kind, message, payload, now, restoring=True)
+        return True
+
+    #: Called with (table, kind, payload, game) for each signed status, state or result the
+    #: view took (not a stale one): the page keeps them across its restart
+    #: (:class:`companion.arbiter.retained.RetainedStore`).
+    on_retained: Callable[[int, str, bytes, str], None] | None = None
+
+    def _take(self, tv: TableView, kind: str, message: dict[str, Any], payload: bytes,
+              now: float, *, restoring: bool = False) -> list[Request]:
+        """A message verified as the table's: applied, unless older than what we have."""
         tv.verified = True
         tv.seen_wall = _wall_of(message, tv.seen_wall)
+        game = ""
         if kind == "events":
             return self._event(tv, message, now)
         if kind == "state":
-            tv.state = message
-            tv.state_at = now
-            self._changed(tv)
-            return self._catch_up(tv, now)
-        if kind == "status":
+            order = _state_order(message)
+            if tv.state_order is not None and order < tv.state_order:
+                return self._stale(tv)
+            tv.state, tv.state_order, tv.state_at = message, order, now
+        elif kind == "status":
+            status_order = _status_order(message)
+            if tv.status_order is not None and status_order < tv.status_order:
+                return self._stale(tv)
             tv.status = str(message.get("status", "unknown"))
-            tv.status_at = now
-            self._changed(tv)
+            tv.status_order, tv.status_at = status_order, now
         elif kind == "result":
             message = {k: v for k, v in message.items() if k != SIG}  # the record as signed
-            tv.result = message
             info = message.get("journal")
-            game = info.get("game_id") if isinstance(info, dict) else None
-            self.results[str(game or f"table-{n}")] = message
-            self._changed(tv)
+            game = str((info.get("game_id") if isinstance(info, dict) else None)
+                       or f"table-{tv.table}")
+            kept = self.results.get(game)
+            if kept is not None and _records_of(message) < _records_of(kept):
+                return self._stale(tv)
+            tv.result = message
+            self.results[game] = message
         elif kind == "reply":
             tv.replies.append((now, message))
-            self._changed(tv)
+        self._changed(tv)
+        if kind in RETAINED and not restoring and self.on_retained is not None:
+            self.on_retained(tv.table, kind, payload, game)
+        return self._catch_up(tv, now) if kind == "state" else []
+
+    def _stale(self, tv: TableView) -> list[Request]:
+        """A signed message older than the one the page has: a replay (counted, shown)."""
+        tv.stale += 1
+        self._changed(tv)
         return []
 
     def _event(self, tv: TableView, message: Mapping[str, Any], now: float) -> list[Request]:
@@ -287,6 +341,10 @@ class ArbiterView:
             alerts.append({"kind": "unverified",
                            "text": _("{n} unverified message(s) ignored (last: {why})").format(
                                n=tv.unverified, why=tv.unverified_why)})
+        if tv.stale:
+            alerts.append({"kind": "stale",
+                           "text": _("{n} older signed message(s) of this table ignored "
+                                     "(replayed?)").format(n=tv.stale)})
         out["last_seen"] = tv.seen_wall
         out["answers"] = [_answer(at, reply, now) for at, reply in list(tv.replies)[-3:]]
         if tv.status == "offline":
@@ -384,6 +442,37 @@ def _wall_of(message: Mapping[str, Any], before: float | None) -> float | None:
     if isinstance(wall, bool) or not isinstance(wall, (int, float)):
         return before
     return float(wall) if before is None else max(before, float(wall))
+
+
+def _number(value: object, default: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    return float(value)
+
+
+def _status_order(message: Mapping[str, Any]) -> tuple[int, float]:
+    """A status's place among the table's: its ``seq`` (up with every connection, and across
+    the table's restarts), then its wall time (a table's status without a seq, from an older
+    version, comes before any with one)."""
+    seq = message.get("seq")
+    number = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
+    return number, _number(message.get("wall"), 0.0)
+
+
+def _state_order(message: Mapping[str, Any]) -> tuple[str, int]:
+    """A state's place: its game's start (the header's ``created``), then its record ``seq``."""
+    header = message.get("header")
+    created = header.get("created") if isinstance(header, Mapping) else None
+    seq = message.get("seq")
+    return str(created or ""), seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
+
+
+def _records_of(result: Mapping[str, Any]) -> int:
+    """How many journal records a result covers (a later result of the same game, after a
+    correction, covers more)."""
+    info = result.get("journal")
+    records = info.get("records") if isinstance(info, Mapping) else None
+    return records if isinstance(records, int) and not isinstance(records, bool) else -1
 
 
 def _answer(at: float, reply: Mapping[str, Any], now: float) -> dict[str, Any]:

@@ -5,8 +5,11 @@ its own, instead of hand-written limits on ``http.server``: aiohttp parses HTTP 
 malformed ``Content-Length`` is refused by its parser), bounds request bodies
 (``client_max_size``), header lines and fields, and times keep-alive connections out; the
 :mod:`~companion.arbiter.httpguard` adds a cap on connections and a deadline for each request's
-head, so idle or slow sockets cannot take the page down. The page binds 127.0.0.1 unless told
-otherwise.
+head, so idle or slow sockets cannot take the page down; the
+:mod:`~companion.arbiter.budgets` bound what each client address may do at once (with a share
+kept for the arbiter's session) and give every body a deadline from its head;
+:mod:`~companion.arbiter.httpfaults` answers odd paths and unexpected errors. The page binds
+127.0.0.1 unless told otherwise.
 
 Defences of the arbiter's corrections (the only thing that changes anything):
 
@@ -41,6 +44,8 @@ Routes::
     POST /api/pairing      {"pin": "....", "pairing": {...}}: the manual assignment of a
                            pairing to a table: a game the tournament file pairs (a new table
                            is written to the file), sent as a signed arbiter command
+    POST /api/session      {"pin": "...."}: signs this browser in (the arbiter's share of the
+                           page when it is crowded: :mod:`~companion.arbiter.budgets`)
 
 Everything about tournaments comes from :mod:`companion.tournament.desk`: the tournament
 files, the one standings, TRF and round sheet.
@@ -73,10 +78,13 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from companion import i18n, registry
-from companion.arbiter import signing
-from companion.arbiter.httpguard import ConnectionGuard, Limits
+from companion.arbiter import jsonbody, signing
+from companion.arbiter.budgets import Budgets, ClientBudgets
+from companion.arbiter.httpfaults import ascii_paths, unexpected_errors
+from companion.arbiter.httpguard import ConnectionGuard, Limits, client_key
 from companion.arbiter.kinds import arbiter_for
 from companion.arbiter.pin import PinLock
+from companion.arbiter.sessions import ArbiterSessions
 from companion.arbiter.settings import ArbiterSettings
 from companion.i18n import N_, _, pgettext
 from companion.keys import SigningKey
@@ -84,11 +92,20 @@ from companion.keys import SigningKey
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024
-BODY_TIMEOUT_S = 10.0
+#: A body must be in 5 s after its head: a 16 KiB body is a dozen TCP segments, and 5 s covers
+#: two lost-packet retransmissions (1 s, then 2 s) on a poor Wi-Fi.
+BODY_TIMEOUT_S = 5.0
 PUSH_GAP_S = 0.02
 FULL_EVERY_S = 5.0
 MAX_STREAMS = 64
 MAX_STREAMS_PER_CLIENT = 8
+#: A live stream ends after a minute (its client sends nothing after its request, so all of a
+#: stream's life is idle time); EventSource opens the next one a second later (``retry``).
+STREAM_IDLE_S = 60.0
+#: A stream whose client has read nothing for 15 s (a sleeping phone, a socket left unread)
+#: is ended: each push must leave within this time.
+STREAM_STALL_S = 15.0
+STREAM_RETRY_MS = 1000
 MAX_PIN_CLIENTS = 1024
 CSRF_COOKIE = "companion_csrf"
 CSRF_HEADER = "X-CSRF-Token"
@@ -145,6 +162,9 @@ LABELS = (
     N_("why: kept in the table's journal with the correction"), N_("reason"),
     N_("arbiter's ruling"),
     N_("the arbiter's PIN (wrong PINs lock this browser out for a while)"), N_("send"),
+    N_("sign in"),
+    N_("the arbiter's PIN keeps this browser's place when the page is crowded (corrections "
+       "still need the PIN)"),
     N_("Each field's hint shows when the pointer rests on it; leave the fields the chosen "
        "correction does not use empty. The fields are the game of the chosen table's."),
     N_("Assign a pairing"), N_("(shown on the table's screen; the players start it with #)"),
@@ -229,8 +249,30 @@ class PageLimits:
     connections: Limits = Limits()
     max_body: int = MAX_BODY
     body_timeout_s: float = BODY_TIMEOUT_S
+    max_json_depth: int = jsonbody.MAX_DEPTH
     max_streams: int = MAX_STREAMS
     max_streams_per_client: int = MAX_STREAMS_PER_CLIENT
+    #: Kept for the arbiter's session (:mod:`~companion.arbiter.sessions`): of the streams,
+    #: and of the requests in progress beyond everyone else's share.
+    reserved_streams: int = 8
+    reserved_requests: int = 16
+    #: One browser holds at most six connections to a site.
+    requests_per_client: int = 8
+    stream_idle_s: float = STREAM_IDLE_S
+    stream_stall_s: float = STREAM_STALL_S
+
+    def budgets(self) -> Budgets:
+        """The per-client budgets (:mod:`~companion.arbiter.budgets`): everyone without a
+        session shares what is left of the connections once every stream and the arbiter's
+        reserved requests are counted, so a newcomer always finds a connection."""
+        anonymous = (self.connections.max_connections - self.max_streams
+                     - self.reserved_requests)
+        return Budgets(
+            requests_per_client=self.requests_per_client, anonymous_requests=max(1, anonymous),
+            reserved_requests=self.reserved_requests, streams=self.max_streams,
+            streams_per_client=self.max_streams_per_client,
+            reserved_streams=self.reserved_streams, body_timeout_s=self.body_timeout_s,
+            max_body=self.max_body)
 
 
 class ClientPins:
@@ -329,7 +371,8 @@ class ArbiterServer:
         self.limits = limits
         self.allowed_hosts = _machine_names() | {h.lower() for h in allowed_hosts} | {host}
         self.stopping = threading.Event()
-        self.streams: dict[str, int] = {}
+        self.sessions = ArbiterSessions()
+        self.budgets = ClientBudgets(limits.budgets(), self.sessions)
         self._secret = secrets.token_bytes(32)
         self._boards: dict[int, tuple[tuple[Any, ...], str]] = {}
         self._boards_lock = threading.Lock()
@@ -360,9 +403,10 @@ class ArbiterServer:
 
     async def _serve(self) -> None:
         self._stopped = asyncio.Event()
-        guard = self.guard = ConnectionGuard(self.limits.connections, self._loop)
-        app = web.Application(client_max_size=self.limits.max_body,
-                              middlewares=[guard.middleware, self._headers])
+        guard = self.guard = ConnectionGuard(self.limits.connections, self._loop, _secure)
+        app = web.Application(client_max_size=self.limits.max_body, middlewares=[
+            unexpected_errors(_secure), guard.middleware, self._headers, ascii_paths,
+            self.budgets.middleware])
         app.router.add_get("/", self._page)
         app.router.add_get("/arbiter", self._page)
         app.router.add_get("/api/state", self._state)
@@ -375,10 +419,12 @@ class ArbiterServer:
         app.router.add_post("/api/command", self._command)
         app.router.add_get("/api/tournament", self._tournament)
         app.router.add_post("/api/pairing", self._pairing)
+        app.router.add_post("/api/session", self._sign_in)
         runner = web.AppRunner(
             app, access_log=None, handle_signals=False,
             keepalive_timeout=self.limits.connections.idle_timeout,
             max_line_size=4096, max_field_size=4096,
+            lingering_time=2.0,  # the unread body of a refused request: 2 s, then close
         )
         await runner.setup()
         server = None
@@ -403,6 +449,12 @@ class ArbiterServer:
             for conn in list(guard.open.values()):
                 conn.close()
             await runner.cleanup()
+            # Connections closed a moment ago still have their protocol's task: end them here,
+            # not as "Task was destroyed but it is pending" when the loop closes.
+            left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in left:
+                task.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
 
     def stop(self) -> None:
         self.stopping.set()
@@ -512,34 +564,42 @@ class ArbiterServer:
         return web.Response(status=status, text=text, content_type=kind, charset="utf-8")
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
-        client = request.remote or "?"
-        if (sum(self.streams.values()) >= self.limits.max_streams
-                or self.streams.get(client, 0) >= self.limits.max_streams_per_client):
-            return _text(HTTPStatus.SERVICE_UNAVAILABLE, "too many live streams open\n")
-        self.streams[client] = self.streams.get(client, 0) + 1
-        try:
-            response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
-            _secure(response)
-            await response.prepare(request)
-            await self._push(response)
-            return response
-        finally:
-            self.streams[client] -= 1
-            if not self.streams[client]:
-                del self.streams[client]
+        """A live stream (its share of streams is the budgets' to count): it ends after
+        ``stream_idle_s``, or when a push has waited ``stream_stall_s`` for its client to read;
+        the page's script opens the next one."""
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        _secure(response)
+        await response.prepare(request)
 
-    async def _push(self, response: web.StreamResponse) -> None:
+        def gone() -> bool:  # the client closed its socket: its stream's place is free at once
+            return request.transport is None or request.transport.is_closing()
+
+        kept_up = await self._push(response, time.monotonic() + self.limits.stream_idle_s, gone)
+        if not kept_up and request.transport is not None:
+            request.transport.abort()  # a half-written push: nothing more can follow it
+        return response
+
+    async def _push(self, response: web.StreamResponse, until_s: float = float("inf"),
+                    gone: Callable[[], bool] = lambda: False) -> bool:
         """The live stream: only the cards that changed (a record, a status, an answer), the
         cards whose clock ran out since (a glass or the 15-second timer: the card says when,
         ``next_change_s``), and every card once every :data:`FULL_EVERY_S` (the page runs the
-        sand and timers on by itself in between)."""
+        sand and timers on by itself in between), until ``until_s`` (monotonic) or until its
+        client is ``gone``. False when a push waited over ``stream_stall_s`` for its client."""
+        stall = self.limits.stream_stall_s
+
+        async def send(data: bytes) -> None:
+            async with asyncio.timeout(stall):
+                await response.write(data)
+
         source = self.source
         changed_since = getattr(source, "changed_since", None)
         seen: dict[int, int] = {}
         due: dict[int, float] = {}
         last_full = 0.0
         try:
-            while not self.stopping.is_set():
+            await send(f"retry: {STREAM_RETRY_MS}\n\n".encode())
+            while not self.stopping.is_set() and time.monotonic() < until_s and not gone():
                 sent_version = source.version()
                 now = time.monotonic()
                 full = now - last_full >= FULL_EVERY_S
@@ -559,16 +619,19 @@ class ArbiterServer:
                         else:
                             due.pop(t["table"], None)
                     data = json.dumps({"full": full, "tables": tables})
-                    await response.write(f"data: {data}\n\n".encode())
+                    await send(f"data: {data}\n\n".encode())
                 if full:
                     last_full = now
                 await asyncio.sleep(PUSH_GAP_S)  # changes arriving meanwhile go out together
-                until = min([last_full + FULL_EVERY_S, *due.values()])
+                until = min([last_full + FULL_EVERY_S, until_s, *due.values()])
                 while (source.version() == sent_version and not self.stopping.is_set()
-                       and time.monotonic() < until):
+                       and time.monotonic() < until and not gone()):
                     await asyncio.sleep(PUSH_GAP_S)
+        except TimeoutError:
+            return False  # the client stopped reading
         except (ConnectionError, OSError, RuntimeError):
-            return
+            pass  # the client went away
+        return True
 
     # ------------------------------------------------------------------ commands
 
@@ -590,22 +653,51 @@ class ArbiterServer:
             return None, _json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                                {"ok": False, "detail": "too large"})
         try:
-            async with asyncio.timeout(self.limits.body_timeout_s):
+            async with asyncio.timeout(self.limits.body_timeout_s):  # read already: budgets
                 raw = await request.read()
         except TimeoutError:
             return None, _json(HTTPStatus.REQUEST_TIMEOUT,
                                {"ok": False, "detail": "body too slow"})
         try:
-            return json.loads(raw or b"null"), None
-        except (ValueError, UnicodeDecodeError):
-            return None, None
+            return jsonbody.parse(raw, max_size=self.limits.max_body,
+                                  max_depth=self.limits.max_json_depth), None
+        except jsonbody.BodyRefused as refused:
+            return None, _json(refused.status, {"ok": False, "detail": refused.detail})
 
     async def _command(self, request: web.Request) -> web.StreamResponse:
         body, refusal = await self._posted_json(request)
         if refusal is not None:
             return refusal
         status, answer = await self.command(body, request.remote or "?")
-        return _json(status, answer)
+        response = _json(status, answer)
+        client = client_key(request.remote)
+        if status == HTTPStatus.ACCEPTED and not self.sessions.of(request, client):
+            self.sessions.give(response, client)  # the PIN was right: the browser's place
+        return response
+
+    async def _sign_in(self, request: web.Request) -> web.StreamResponse:
+        """``{"pin": "...."}``: the arbiter's PIN (checked, with the lock-outs, as for a
+        correction) gives this browser the arbiter's session (:mod:`.sessions`)."""
+        body, refusal = await self._posted_json(request)
+        if refusal is not None:
+            return refusal
+        pin = body.get("pin") if isinstance(body, dict) else None
+        client = request.remote or "?"
+        if not isinstance(pin, str) or not pin:
+            return _json(HTTPStatus.UNAUTHORIZED,
+                         {"ok": False, "detail": "refused: signing in needs the arbiter's PIN"})
+        check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
+        if not check.ok:
+            self.audit("refused", reason=check.message, client=client)
+            status = HTTPStatus.SERVICE_UNAVAILABLE if check.status == "disabled" else (
+                HTTPStatus.TOO_MANY_REQUESTS if check.status == "locked" else HTTPStatus.FORBIDDEN
+            )
+            return _json(status, {"ok": False, "detail": f"refused: {check.message}"})
+        response = _json(HTTPStatus.OK, {"ok": True, "detail": "signed in: this browser keeps "
+                                         "its place when the page is crowded"})
+        self.sessions.give(response, client_key(request.remote))
+        self.audit("signed in", client=client)
+        return response
 
     async def _pairing(self, request: web.Request) -> web.StreamResponse:
         """The manual assignment of a pairing to a table (same checks as a correction)."""
@@ -794,7 +886,10 @@ form label { margin-right: 0.6em; }
   <input name="reason" size="24" value="[[arbiter's ruling]]"></label>
  <label title="[[the arbiter's PIN (wrong PINs lock this browser out for a while)]]">PIN
   <input name="pin" type="password" size="8" autocomplete="off"></label>
- <button>[[send]]</button> <span id="reply"></span>
+ <button>[[send]]</button>
+ <button type="button" id="signin" title="[[the arbiter's PIN keeps this browser's place when
+ the page is crowded (corrections still need the PIN)]]">[[sign in]]</button>
+ <span id="reply"></span>
  <div class="hint">[[Each field's hint shows when the pointer rests on it; leave the fields
  the chosen correction does not use empty. The fields are the game of the chosen table's.]]</div>
 </form>
@@ -949,13 +1044,38 @@ function poll() {
   fetch("/api/state").then(r => r.json()).then(take).catch(() => {})
     .finally(() => setTimeout(poll, 300));
 }
+// The page ends each live stream after a minute and the browser opens the next one by itself
+// (the stream's "retry"); a stream refused (a crowded page: 503) the browser gives up on, so
+// the page opens a new one after a growing, jittered wait. "(reconnecting)" shows only when
+// no stream is back within two seconds.
+let streamWait = 1000, quiet = null, streams = 0;
+function live() {
+  const source = new EventSource("/api/stream");
+  source.onmessage = e => take(JSON.parse(e.data));
+  source.onopen = () => {
+    streams += 1;
+    document.body.dataset.streams = streams;
+    streamWait = 1000;
+    clearTimeout(quiet);
+    quiet = null;
+    document.getElementById("conn").textContent = "";
+  };
+  source.onerror = () => {
+    if (quiet === null) {
+      quiet = setTimeout(() => {
+        document.getElementById("conn").textContent = W.reconnecting;
+      }, 2000);
+    }
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(live, streamWait * (0.5 + Math.random()));
+      streamWait = Math.min(streamWait * 2, 30000);
+    }
+  };
+}
 if (params.get("transport") === "poll" || !window.EventSource) {
   poll();
 } else {
-  const source = new EventSource("/api/stream");
-  source.onmessage = e => take(JSON.parse(e.data));
-  source.onopen = () => { document.getElementById("conn").textContent = ""; };
-  source.onerror = () => { document.getElementById("conn").textContent = W.reconnecting; };
+  live();
 }
 // Every tournament of the page under its own name (from its file): round, pairings, exports.
 function tournament() {
@@ -1063,6 +1183,18 @@ function submit(withPin) {
     }));
 }
 form.addEventListener("submit", e => { e.preventDefault(); submit(true); });
+// Signing in: the PIN gives this browser the arbiter's reserved place on a crowded page.
+document.getElementById("signin").addEventListener("click", () => {
+  const token = document.querySelector('meta[name="csrf-token"]').content;
+  fetch("/api/session", {method: "POST", credentials: "same-origin",
+                         headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
+                         body: JSON.stringify({pin: form.elements.pin.value})})
+    .then(r => r.json().then(j => {
+      const reply = document.getElementById("reply");
+      reply.textContent = `${r.status}: ${j.detail}`;
+      reply.dataset.status = r.status;
+    }));
+});
 // A spectator's attempt, for the page's own check (?try=spectator): no PIN is sent.
 if (params.get("try") === "spectator") setTimeout(() => submit(false), 200);
 </script></body></html>

@@ -9,6 +9,16 @@ Entering: ``* * *`` (three stars within two seconds; a star only clears the play
 the first two do no harm), then the PIN and ``#``. A wrong PIN is refused and reported as a
 note; after too many the PIN entry locks (see :mod:`companion.arbiter.pin`).
 
+While the PIN entry is open or locked, the keypad is the PIN entry's: no digit typed then
+reaches the game, and none is journaled, in any form (the notes say only that a PIN was wrong,
+or that the entry is locked). A lock-out (the wrong PIN that starts it, or ``* * *`` during
+one) shows the lock-out screen with the time left, and keeps the keypad rather than handing it
+back mid-entry, where an arbiter's PIN typed on would become the players' move: every key is
+swallowed unheard, ``*`` too (a ``*`` that gave the keypad back would let the rest of a
+``* * *``, and the PIN after it, through). The keypad goes back to the players once no key has
+been pressed for :data:`LOCKED_IDLE_S` seconds (the screen counts that down too); a key after
+the lock-out's end opens the PIN entry again.
+
 The menu (``*`` leaves it; inside an item ``*`` goes back to the menu)::
 
     1 sand of a glass       glass 1-6 (r1 r2 r3 b1 b2 b3), seconds, #   (C types a decimal point)
@@ -30,6 +40,7 @@ Every correction then asks for its reason (one key, :data:`REASONS`) and ``#`` t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +55,8 @@ PLAYER_KEYS = ("red", "black")
 COLUMNS = "abcdefg"
 ENTER_KEYS = "***"
 ENTER_WINDOW_S = 2.0
+#: Seconds without a key after which the lock-out screen gives the keypad back to the players.
+LOCKED_IDLE_S = 5.0
 
 #: The reasons an arbiter can give from the keypad (free text comes from the arbiter's page).
 REASONS: Mapping[str, str] = {
@@ -158,7 +171,8 @@ _OPTION_STEPS: Mapping[str, list[_Step]] = {
 
 
 class ArbiterMenu:
-    """The keypad state machine: idle, PIN entry, menu, an item's steps, reason, confirmation.
+    """The keypad state machine: idle, PIN entry (or its lock-out), menu, an item's steps,
+    reason, confirmation.
 
     ``last_input`` tells the menu what an undo would take back now (``(t, ev, text)`` or None);
     ``penalties`` lists the recorded penalties as text. Both are read when the screen needs
@@ -183,6 +197,8 @@ class ArbiterMenu:
         self._steps: list[_Step] = []
         self._values: dict[str, Any] = {}
         self._undo_target: tuple[float, str, str] | None = None
+        self._now = float("-inf")  # the time of the last key (the screen's, without one)
+        self._locked_key_at = float("-inf")  # the last key the lock-out screen swallowed
 
     @property
     def active(self) -> bool:
@@ -193,8 +209,12 @@ class ArbiterMenu:
 
     def press(self, key: str, now: float) -> tuple[bool, list[Action]]:
         """One key at ``now``. Returns whether the menu took it, and what to do."""
+        self._now = now
+        self.settle(now)
         if self.state == "idle":
             return self._idle(key, now)
+        if self.state == "locked":
+            return True, self._locked(key, now)
         if self.state == "pin":
             return True, self._pin(key, now)
         if key == "*":
@@ -231,6 +251,9 @@ class ArbiterMenu:
             return True, []
         left = self.lock.locked_for(now)
         if left > 0:
+            # The keypad stays the PIN entry's: a PIN typed on is swallowed, never a move.
+            self.state = "locked"
+            self._locked_key_at = now
             self.message = PinCheck("locked", locked_for=left).message
             return True, [Note(f"arbiter: {self.message}", {"arbiter": "locked"})]
         self.state = "pin"
@@ -257,9 +280,40 @@ class ArbiterMenu:
             self.state = "menu"
             return [Note("arbiter mode entered (PIN accepted)", {"arbiter": "enter"})]
         if result.status == "locked":
-            self.state = "idle"
+            self.state = "locked"  # not "idle": what is typed next must not reach the game
+            self._locked_key_at = now
         tag = "wrong-pin" if result.wrong or result.status == "wrong" else "locked"
         return [Note(f"arbiter: {result.message}", {"arbiter": tag})]
+
+    def _locked(self, key: str, now: float) -> list[Action]:
+        """The lock-out screen: every key is swallowed unheard (never stored, never the
+        players'). Once the lock-out is over, the key goes to the PIN entry, open again."""
+        if self.lock.locked_for(now) <= 0:
+            self.state = "pin"
+            self._typed = ""
+            self.message = N_("arbiter PIN, then #")
+            return self._pin(key, now)
+        self._locked_key_at = now
+        return []
+
+    def settle(self, now: float) -> None:
+        """The lock-out screen gives the keypad back once no key came for
+        :data:`LOCKED_IDLE_S` seconds."""
+        if self.state == "locked" and now - self._locked_key_at >= LOCKED_IDLE_S:
+            self.state = "idle"
+            self.message = ""
+
+    def redraw_at(self, now: float) -> float | None:
+        """When the screen next changes with no key pressed: the lock-out screen counts whole
+        seconds down (of the lock-out, and until the keypad goes back), so the next second
+        either crosses; else None."""
+        self.settle(now)
+        if self.state != "locked":
+            return None
+        ends = [self._locked_key_at + LOCKED_IDLE_S]
+        if self.lock.locked_until > now:
+            ends.append(self.lock.locked_until)
+        return min(end - (math.ceil(end - now) - 1) for end in ends)
 
     def _back(self) -> list[Action]:
         if self.state == "menu":
@@ -382,11 +436,22 @@ class ArbiterMenu:
 
     # ------------------------------------------------------------------ screen
 
-    def screen(self) -> list[str]:
-        """Up to four short lines for the table's screen, in the table's language (what is
-        journaled, the notes and the corrections' reasons, stays English)."""
+    def screen(self, now: float | None = None) -> list[str]:
+        """Up to four short lines for the table's screen at ``now`` (by default the time of the
+        last key), in the table's language (what is journaled, the notes and the corrections'
+        reasons, stays English)."""
+        now = self._now if now is None else now
+        self.settle(now)
         if self.state == "idle":
             return [said(self.message)] if self.message else []
+        if self.state == "locked":
+            left = self.lock.locked_for(now)
+            back = _("keypad back in {seconds} s").format(
+                seconds=math.ceil(self._locked_key_at + LOCKED_IDLE_S - now))
+            if left <= 0:
+                return [_("ARBITER"), _("PIN: "), _("arbiter PIN, then #"), back]
+            return [_("ARBITER"), _("PIN entry locked"),
+                    _("try again in {seconds} s").format(seconds=math.ceil(left)), back]
         if self.state == "pin":
             return [_("ARBITER"), _("PIN: ") + "*" * len(self._typed), said(self.message)]
         if self.state == "menu":

@@ -27,7 +27,7 @@ from companion.inputs import RawInput
 from companion.notation import format_time
 from companion.screens import upscale
 from companion.tamsk.board import CAPACITY
-from companion.tamsk.words import colour_word, reason_in_words
+from companion.tamsk.words import colour_word, reason_in_words, refusal_in_words, rule_in_words
 
 
 @dataclass(order=True)
@@ -360,7 +360,8 @@ def main(speed: float, gif: Path | None, journal_dir: Path | None) -> int:
     # position show it (the live table has lingered on after the end: its sand ran on).
     state_view = simulate_file(result["journal"])
     # What ``companion simulate`` prints, in the players' language (its JSON stays English).
-    print(summary(state_view, _=_, pgettext=pgettext))
+    print(summary(state_view, _=_, pgettext=pgettext, refusal=refusal_in_words,
+                  rule=rule_in_words))
     print()
     print(result_line(state_view))
     print(_("journal: {path}").format(path=result["journal"]))

@@ -111,6 +111,9 @@ class RingWindow:
     """The moment after a move when a ring may be dropped over the glass just moved."""
 
     move: Move
+    #: The number of the move's lift (see :attr:`Game.last_lift`): a player who lifted a glass
+    #: after it may no longer claim this ring ("before making his move").
+    lift_no: int = 0
     dropped: bool = False
     #: When the ring dropped in it named its space: the time it was dropped (see
     #: :meth:`Game._ring`: a holder's ring with that space then one without it).
@@ -190,6 +193,17 @@ class Game:
         self.in_hand: dict[str, str] = {}  # player -> glass lifted and not yet released
         self.lifted_at: dict[str, float] = {}
         self.late: set[str] = set()  # players completing a move after their turn passed
+        #: Late movers who let go of the late glass (a release of it was refused): on their own
+        #: turn a lift of another glass gives the late move up instead of being refused.
+        self.let_go: set[str] = set()
+        #: Every accepted lift is numbered (a release without lift too): a player's latest, and
+        #: the one in his hand. "The claim comes before the claimant's own move": he may claim
+        #: a move's ring only while his latest lift is older than that move's.
+        self.lifts = 0
+        self.last_lift: dict[str, int] = {p: 0 for p in PLAYERS}
+        self.hand_lift: dict[str, int] = {}
+        #: His latest lift before the one in his hand: a ``putback`` gives the right back.
+        self._lift_before: dict[str, int] = {}
         self.refused_lifts: dict[str, str] = {}  # glass -> player: its release is not re-reported
         self.moves_made = {p: 0 for p in PLAYERS}
         self.used: dict[str, set[str]] = {p: set() for p in PLAYERS}
@@ -637,10 +651,18 @@ class Game:
         return None
 
     def _give_up_late_move(self, player: str, glass: str) -> None:
-        """A late mover on turn again who takes up another glass has given his late move up
-        (he let go of it, e.g. after a refused release): the new move is judged on its own."""
+        """A late mover on turn again who let go of his late glass (a release of it was refused)
+        and takes up another glass has given his late move up: the new move is judged on its
+        own. While he still holds the late glass, the other lift is refused (one glass at a
+        time, :meth:`_lift_problem`)."""
         held = self.in_hand.get(player)
-        if player in self.late and held is not None and held != glass and self.turn == player:
+        if (
+            player in self.late
+            and player in self.let_go
+            and held is not None
+            and held != glass
+            and self.turn == player
+        ):
             self._drop_hand(player)
             self.late.discard(player)
 
@@ -658,6 +680,7 @@ class Game:
         self.in_hand[player] = glass
         self.lifted_at[player] = t
         self.lift_turn[player] = self.turn_no
+        self._count_lift(player)
         self.refused_lifts.pop(glass, None)
         closed = list(self.windows)
         self._close_windows()
@@ -670,6 +693,8 @@ class Game:
             return None
         if self.in_hand.get(player) != glass:
             return self._refuse(t, player, "not-lifted", f"{glass} was not lifted")
+        # The lift is taken back: so is the end of his right to claim that it made.
+        self.last_lift[player] = self._lift_before.get(player, self.last_lift[player])
         self._drop_hand(player)
         self.late.discard(player)
         if self._reopen is not None and self._reopen[0] == glass:
@@ -684,6 +709,22 @@ class Game:
         self.in_hand.pop(player, None)
         self.lifted_at.pop(player, None)
         self.lift_turn.pop(player, None)
+        self.hand_lift.pop(player, None)
+        self._lift_before.pop(player, None)
+        self.let_go.discard(player)
+
+    def _count_lift(self, player: str) -> None:
+        """An accepted lift (or a release without lift): number it, as his latest lift."""
+        self.lifts += 1
+        self._lift_before[player] = self.last_lift[player]
+        self.last_lift[player] = self.lifts
+        self.hand_lift[player] = self.lifts
+
+    def may_claim(self, player: str, window: RingWindow) -> bool:
+        """Whether ``player`` may still claim the ring of this window's move (his opponent's):
+        "the claim comes before the claimant's own move", so not once he has lifted a glass
+        after that move's lift (a late move of his lifted before it keeps his right)."""
+        return window.move.player != player and self.last_lift[player] < window.lift_no
 
     def _turn_over_refused(self, t: float, glass: str) -> None:
         """A refused move still turned a real glass over: follow its sand."""
@@ -710,18 +751,24 @@ class Game:
             self._close_windows()
             self.lifted_at[player] = t
             self.lift_turn[player] = self.turn_no
+            self._count_lift(player)
         self._reopen = None
         problem = self._destination_problem(glass, to)
         if problem is not None:
             self._turn_over_refused(t, glass)
-            if not (late and self.turn != player):
+            if late and self.turn != player:
+                # A late mover whose opponent is on turn keeps his move open: he may complete
+                # it. He has let go of the glass, so on his own turn a lift of another glass
+                # gives the late move up.
+                self.let_go.add(player)
+            else:
                 self._drop_hand(player)
                 self.late.discard(player)
-            # a late mover whose opponent is on turn keeps his move open: he may complete it
             return self._refuse(t, player, *problem)
         frm = g.space
         lifted_at = self.lifted_at.get(player, t)
         lift_turn = self.lift_turn.get(player, self.turn_no)
+        lift_no = self.hand_lift.get(player, self.lifts)
         self._drop_hand(player)
         self.late.discard(player)
         if self.rules.timed:
@@ -742,7 +789,7 @@ class Game:
         self._autopassed = None
         move = Move(t, player, glass, frm, to, late=late, lifted_at=lifted_at)
         self.moves.append(move)
-        window = RingWindow(move)
+        window = RingWindow(move, lift_no)
         self.windows.append(window)
         for b in self.bonuses:
             if b.player == player and b.turn_no == lift_turn and b.window is None:
@@ -780,7 +827,10 @@ class Game:
         if self.rings_left[player] <= 0:
             return self._refuse(t, player, "no-rings-left", f"{player} has no rings left")
         own = next((w for w in self.windows if w.move.player == player and not w.dropped), None)
-        claim = next((w for w in self.windows if w.move.player != player and not w.dropped), None)
+        claims = [w for w in self.windows if w.move.player != player and not w.dropped]
+        claim = next((w for w in claims if self.may_claim(player, w)), None)
+        # An open window whose ring he may no longer claim: he has lifted a glass since.
+        too_late = next((w for w in claims if not self.may_claim(player, w)), None)
         bonus = self._usable_bonus(player)
         if space is None and own is None and bonus is not None:
             first = bonus.window
@@ -803,6 +853,8 @@ class Game:
         if space is None:
             window = own or claim
             if window is None:
+                if too_late is not None:
+                    return self._claim_too_late(t, player, too_late)
                 if bonus is not None:
                     return self._refuse(
                         t, player, "which-space", "say where the second ring goes (its space)"
@@ -824,6 +876,8 @@ class Game:
             self.rings_on[space] = self.rings_on.get(space, 0) + 1
             self.bonus_rings.append({"t": t, "player": player, "space": space})
             return None
+        if too_late is not None and (own is None or too_late.move.to in (space, None)):
+            return self._claim_too_late(t, player, too_late)
         if self._bonus_to_come(player) is not None:
             return self._refuse(
                 t,
@@ -841,6 +895,18 @@ class Game:
                 f"the ring goes over the glass just moved, on {w.move.to}, not on {space}",
             )
         return self._refuse(t, player, *self._why_no_ring(player))
+
+    def _claim_too_late(self, t: float, player: str, window: RingWindow) -> Violation:
+        """The rule books put the claim before the claimant's own move (EN "before making his
+        move ... as soon as he moves an hour-glass, he may not play an extra ring"; FR "avant
+        d'effectuer son coup"): he has lifted a glass since that move was lifted."""
+        return self._refuse(
+            t,
+            player,
+            "claim-after-own-move",
+            f"the claim came after your own move: {window.move.glass}'s ring is claimed "
+            f"before you lift a glass",
+        )
 
     def _why_no_ring(self, player: str) -> tuple[str, str]:
         """The reason a player understands for a ring that has nowhere to go now."""

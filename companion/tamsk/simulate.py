@@ -130,11 +130,15 @@ def summary(
     result: dict[str, Any],
     _: Callable[[str], str] = english,
     pgettext: Callable[[str, str], str] = english_in,
+    refusal: Callable[[str], str] = english,
+    rule: Callable[[str], str] = english,
 ) -> str:
     """A person's view of the state: board, rings, sand, timer, penalties and violations.
 
-    English unless the shell gives its gettext functions (``_``, ``pgettext``): the rules never
-    import gettext, but the words are marked here, where they are written.
+    English unless the shell gives its gettext functions (``_``, ``pgettext``) and ``refusal``
+    and ``rule``, which say a refusal's English detail and its rule code in the players'
+    language (:mod:`companion.tamsk.words`): the rules never import gettext, but the words are
+    marked here, where they are written.
     """
 
     def player(colour: Any) -> str:
@@ -188,5 +192,6 @@ def summary(
             kind=code("penalty", p["kind"])))
     for v in result["violations"]:
         out.append(_("Refused at {t} ({player}): {kind}: {detail}").format(
-            t=_clock(v["t"]), player=player(v["player"]), kind=v["kind"], detail=v["detail"]))
+            t=_clock(v["t"]), player=player(v["player"]), kind=rule(str(v["kind"])),
+            detail=refusal(str(v["detail"]))))
     return "\n".join(out)

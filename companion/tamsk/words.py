@@ -34,6 +34,10 @@ REFUSALS = (
     N_("your opponent claimed the ring for this move"),
     N_("a ring was already dropped for this move"),
     N_("your second ring is already dropped"),
+    N_("the second ring comes after your own move of this turn"),
+    N_("say where the second ring goes (its space)"),
+    N_("the ring goes over the glass just moved, on {to}, not on {space}"),
+    N_("the claim came after your own move: {glass}'s ring is claimed before you lift a glass"),
     N_("a ring is dropped right after a move, before the next glass is lifted"),
     N_("the 15-second timer is only played at level 3 (this game is level {level})"),
     N_("the 15-second timer is turned against the player on turn"),
@@ -158,7 +162,8 @@ def refusal_in_words(detail: str) -> str:
 #: The rules' codes for why an input was refused (``Violation.kind``), as the journal and the
 #: notation keep them; :func:`rule_in_words` says them in the players' language.
 RULES = {code: code for code in (
-    N_("already-lifted"), N_("correction"), N_("dead-glass"), N_("first-three-moves"),
+    N_("already-lifted"), N_("claim-after-own-move"), N_("correction"), N_("dead-glass"),
+    N_("first-three-moves"),
     N_("full-space"), N_("game-over"), N_("must-move"), N_("no-move"), N_("no-moves"),
     N_("no-rings-left"), N_("no-timer"), N_("not-adjacent"), N_("not-arbiter"),
     N_("not-lifted"), N_("occupied"), N_("out-of-turn"), N_("own-turn"),

@@ -50,13 +50,18 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from companion import registry
-from companion.arbiter.brokerconfig import ARBITER_USER, table_user, write_broker_config
+from companion.arbiter.brokerconfig import (
+    ARBITER_USER,
+    SENDER_USER,
+    table_user,
+    write_broker_config,
+)
 from companion.arbiter.commands import make_command
 from companion.arbiter.hooks import ArbiterHooks
 from companion.arbiter.pin import hash_pin
@@ -131,7 +136,7 @@ class Evening:
 
 def _free_port() -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))  # free on every address: the TLS listener binds them all
         return int(s.getsockname()[1])
 
 
@@ -250,12 +255,16 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
     table_keys = enrol_demo_tables(numbers, say)
     arbiter_config = defaults()
     arbiter_config["arbiter"].update(pin_hash=hash_pin(PIN))
-    mqtt = mqtt_for(ARBITER_USER)
+    mqtt = mqtt_for(ARBITER_USER)  # the page's user
+    # the command line's own user (pairings and the correction): never the page's session
+    sender = replace(mqtt, send_username=SENDER_USER, send_password=setup.passwords[SENDER_USER])
     (folder / "arbiter.toml").write_text(
-        "# the demo's arbiter: its broker account (while the demo runs) and PIN\n"
+        "# the demo's arbiter: its broker accounts (while the demo runs) and PIN\n"
         f'[arbiter]\npin_hash = "{arbiter_config["arbiter"]["pin_hash"]}"\n\n'
         f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {mqtt.port}\n'
-        f'username = "{mqtt.username}"\npassword = "{mqtt.password}"\n', encoding="utf-8")
+        f'username = "{mqtt.username}"\npassword = "{mqtt.password}"\n'
+        f'send_username = "{sender.send_username}"\n'
+        f'send_password = "{sender.send_password}"\n', encoding="utf-8")
     (folder / "arbiter.toml").chmod(0o600)
 
     # 3. the tables
@@ -305,7 +314,7 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
     keys = Keys(keyring=keyring, arbiter=(signing.public,))
     inbox = evening.inbox = JournalInbox(folder, keys, signing, say_line=say).start()
     evening._closers.append(inbox.stop)
-    client = ArbiterClient(mqtt, keyring=keyring, client_id=f"companion-demo-arbiter-{seed}")
+    client = ArbiterClient(mqtt, keyring=keyring)
     client.view.on_applied = inbox.saw
     client.start()
     evening._closers.append(client.stop)
@@ -332,7 +341,7 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
             for table_no, body in bodies:
                 say(f"{t.name}: board {body['board']} (table {table_no}): "
                     f"{body['first']} - {body['second']}")
-            for sent in send_pairings(mqtt, signing, bodies, wait_s=10.0):
+            for sent in send_pairings(sender, signing, bodies, wait_s=10.0):
                 if sent.answer is None or not sent.answer.get("ok"):
                     raise DemoError(f"table {sent.table} did not take its pairing: "
                                     f"{sent.answer}")
@@ -352,7 +361,7 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
                 assert game is not None
                 command = make_command(fix, table=dt.number, game=game, key=signing,
                                        issued=time.time())
-                answer = send_commands(mqtt, [(dt.number, command)], wait_s=10.0)
+                answer = send_commands(sender, [(dt.number, command)], wait_s=10.0)
                 reply = answer.get(command["nonce"], {"ok": None, "detail": "no answer"})
                 verdict = "accepted" if reply.get("ok") else "refused"
                 say(f"correction at table {dt.number}: {verdict}: {reply.get('detail')}")

@@ -94,7 +94,12 @@ def send_commands(
     answers: dict[str, Mapping[str, Any]] = {}
     done = threading.Condition()
     connected = threading.Event()
-    client = make_client(settings, f"companion-commands-{os.getpid()}-{id(commands)}",
+    # The command line's own user and client id (``send_username``): connecting as the page's
+    # user would take the page's session over. Without one (an open broker, an older config)
+    # the id is unique to this run.
+    own = settings.sender()
+    unique = f"companion-commands-{os.getpid()}-{id(commands)}"
+    client = make_client(own, own.client_id(unique) if own is not settings else unique,
                          clean_session=True)
 
     def on_connect(c: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:

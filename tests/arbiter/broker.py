@@ -24,8 +24,11 @@ def mosquitto_path() -> str | None:
 
 
 def free_port() -> int:
+    """A port free on every address: the club broker's TLS listener binds them all, and a port
+    free on 127.0.0.1 alone may still be held on another (a closed connection from 127.0.0.2
+    waiting out its TIME_WAIT makes mosquitto's bind fail)."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("", 0))
         return int(s.getsockname()[1])
 
 

@@ -29,7 +29,17 @@ class ClubBroker:
             run_as=getpass.getuser())
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 10.0) -> ClubBroker:
+    def start(self, timeout: float = 10.0, attempts: int = 5) -> ClubBroker:
+        """Start mosquitto; a port taken meanwhile by someone else (a free port is only free
+        when it was looked at) moves the listeners to other free ports and tries again."""
+        for attempt in range(attempts):
+            if self._start(timeout):
+                return self
+            if attempt + 1 < attempts:
+                self._move_ports()
+        raise RuntimeError("mosquitto did not start listening")
+
+    def _start(self, timeout: float) -> bool:
         self.process = subprocess.Popen([self.exe, "-c", str(self.setup.conf)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
@@ -40,9 +50,25 @@ class ClubBroker:
                         break
                 except OSError:
                     if self.process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("mosquitto did not start listening") from None
+                        self.stop()
+                        return False
                     time.sleep(0.05)
-        return self
+        return True
+
+    def _move_ports(self) -> None:
+        """Other free ports, in the configuration and every ``[mqtt]`` section written."""
+        moves = {self.setup.local_port: free_port(), self.setup.tls_port: free_port()}
+        conf = self.setup.conf.read_text()
+        for old, new in moves.items():
+            conf = conf.replace(f"listener {old}", f"listener {new}")
+        self.setup.conf.write_text(conf)
+        for section in (self.setup.folder / "tables").glob("*.toml"):
+            text = section.read_text()
+            for old, new in moves.items():
+                text = text.replace(f"port = {old}\n", f"port = {new}\n")
+            section.write_text(text)
+        self.setup.local_port = moves[self.setup.local_port]
+        self.setup.tls_port = moves[self.setup.tls_port]
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -183,3 +183,17 @@ def test_the_command_writes_a_setup_and_says_what_goes_where(
     assert "mosquitto -c" in out and (tmp_path / "club" / "tables" / "table-2.toml").exists()
     assert main(["arbiter", "broker-config", str(tmp_path / "club")]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+def test_the_command_line_user_commands_and_reads_answers_only(peers: Any) -> None:
+    sender, table1 = peers("arbiter-send"), peers("table-1")
+    assert sender.connect() and table1.connect()
+    table1.subscribe("companion/table/1/cmd")
+    sender.subscribe("companion/table/+/reply")
+    sender.subscribe("companion/table/+/state")
+    table1.publish("companion/table/1/state", b"not for the command line")
+    sender.publish("companion/table/1/cmd", b"a command")
+    assert wait_until(lambda: table1.got("companion/table/1/cmd"), timeout=10)
+    table1.publish("companion/table/1/reply", b"an answer")
+    assert wait_until(lambda: sender.got("companion/table/1/reply"), timeout=10)
+    assert sender.got("companion/table/1/state") == []

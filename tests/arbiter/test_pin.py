@@ -241,9 +241,11 @@ def test_tournament_options() -> None:
 def test_a_locked_pin_entry_is_refused_at_the_stars() -> None:
     menu = ArbiterMenu(lock(attempts=1))
     press(menu, "***1111#", now=0.0)
-    assert menu.state == "idle"
+    assert menu.state == "locked"
+    menu.settle(10.0)
+    assert menu.state == "idle"  # left alone: the keypad went back to the players
     actions = press(menu, "***", now=10.0)
-    assert menu.state == "idle" and isinstance(actions[0], Note)
+    assert menu.state == "locked" and isinstance(actions[0], Note)
     assert actions[0].fields == {"arbiter": "locked"}
 
 
