@@ -166,6 +166,24 @@ def verify_path(
     return verdict
 
 
+def verify_signed(path: str | Path, key: PublicKey, *, trust: str, whose: str) -> Verdict:
+    """A signed journal that is not a game (a tournament file, signed by the arbiter): its
+    chain and every record's signature by ``key``, in this module's words; nothing is folded
+    (its own reader folds it). A line beyond the readers' limits raises MalformedInput."""
+    j = journal_mod.read_path(path)
+    verdict = Verdict(str(path), j)
+    bad = journal_mod.refused(j)
+    if bad is not None:
+        raise MalformedInput(f"{bad.message} (at byte {bad.offset})", bad.line)
+    if j.header is None:
+        return verdict
+    _check_signer(verdict, key, None, trust)
+    if verdict.signer is not None:
+        _check_signatures(verdict, Path(path), verdict.signer, (), whose)
+    verdict.final_seen = False
+    return verdict
+
+
 def _fold(verdict: Verdict, scan: journal_mod.Scan) -> dict[str, Any] | None:
     """The rules' result for the intact records as they are read; the scan is read to its end
     whatever happens, so every problem of the journal is found."""
@@ -193,12 +211,13 @@ def is_final(body: dict[str, Any]) -> bool:
     return body.get("ev") == "note" and isinstance(body.get(FINAL), dict)
 
 
-def _check_signer(verdict: Verdict, key: PublicKey | None, keyring: Keyring | None) -> None:
+def _check_signer(verdict: Verdict, key: PublicKey | None, keyring: Keyring | None,
+                  given: str = "the given key") -> None:
     header = verdict.journal.header
     assert header is not None
     named = header_signer(header)
     if key is not None:
-        verdict.signer, verdict.trust = key, "the given key"
+        verdict.signer, verdict.trust = key, given
     elif keyring is not None:
         table = header.get("table")
         enrolled = keyring.key_for(str(table)) or keyring.key_for(f"table-{table}")
@@ -234,7 +253,8 @@ def _check_signer(verdict: Verdict, key: PublicKey | None, keyring: Keyring | No
 
 
 def _check_signatures(
-    verdict: Verdict, path: Path, key: PublicKey, arbiter_keys: tuple[PublicKey, ...]
+    verdict: Verdict, path: Path, key: PublicKey, arbiter_keys: tuple[PublicKey, ...],
+    whose: str = "the table's key",
 ) -> None:
     """Every complete, readable line's signature (damaged lines are the reader's to report)."""
     with open(path, "rb") as stream:
@@ -262,7 +282,7 @@ def _check_signatures(
                         start,
                         "signature",
                         f"{why} (edited and re-chained, appended or spliced in by someone "
-                        "without the table's key)",
+                        f"without {whose})",
                     )
                 )
 

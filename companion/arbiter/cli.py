@@ -8,10 +8,13 @@ the command runs, so ``companion simulate`` never loads paho-mqtt or the web ser
     companion arbiter [serve] [--config F] [--host H] [--port P] [--log-dir D] [--tournament T]
     companion arbiter broker-config DIR [--tables N] [--host NAME]...
     companion arbiter hash-pin [PIN]              (also: companion arbiter --hash-pin)
-    companion arbiter sign JOURNAL [--config F]
+    companion arbiter sign JOURNAL [--dir D] [--config F]
     companion arbiter verify-result FILE [--journal J] [--config F]
-    companion arbiter standings FILE... [--csv OUT] [--trf OUT] [--round N --html OUT]
-    companion dispute JOURNAL --at TIME [--window SECONDS]
+    companion arbiter standings JOURNAL... [--dir D] [--csv OUT] [--trf OUT] [--html OUT]
+    companion dispute JOURNAL --at TIME [--window SECONDS] [--dir D]
+
+``sign``, ``standings`` and ``dispute`` read journals only through the one verified reader
+(:mod:`companion.tournament.journals`).
 """
 
 from __future__ import annotations
@@ -131,9 +134,44 @@ def cmd_hash_pin(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_sign(args: argparse.Namespace) -> int:
-    from companion.arbiter.results import ResultError, write_signed
+def _checked(args: argparse.Namespace, journal: str, name: str) -> Any:
+    """The journal read by the one verified reader against the tournaments in ``--dir``
+    (:func:`companion.tournament.journals.check_journal`), or exit saying why not."""
+    from companion.i18n import say
+    from companion.keys import KeyFileError
+    from companion.tournament import store
+    from companion.tournament.journals import check_journal, keys_from
+    from companion.tournament.model import TournamentError
 
+    config = _config(args.config)
+    try:
+        keys = keys_from(config, getattr(args, "key", None), getattr(args, "keyring", None))
+        tournaments = []
+        if store.tournament_files(args.dir):
+            from companion.tournament.cli import arbiter_public
+
+            tournaments = [t for t, _ in store.load_all(args.dir, arbiter_public(config))]
+    except (KeyFileError, OSError) as exc:
+        print(f"companion {name}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except TournamentError as exc:
+        print(f"companion {name}: {say(exc.message)}", file=sys.stderr)
+        raise SystemExit(int(getattr(exc, "exit_code", 2))) from None
+    return check_journal(journal, keys, tournaments)
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    """Sign a finished game's result, once the verified reader accepts its journal: the chain,
+    the table's signatures, the final record, and (a tournament game) the file's pairing."""
+    from companion.arbiter.results import ResultError, write_signed
+    from companion.i18n import say
+    from companion.tournament.journals import OK, SKIPPED
+
+    checked = _checked(args, args.journal, "arbiter sign")
+    free = checked.status == SKIPPED and checked.skip == "no-tournament"
+    if checked.status != OK and not free:
+        print(f"companion arbiter sign: {say(checked.line)}: not signed", file=sys.stderr)
+        return checked.exit_code or 1
     key = _arbiter_key(args.config)
     try:
         out = write_signed(args.journal, key)
@@ -147,9 +185,19 @@ def cmd_sign(args: argparse.Namespace) -> int:
 def cmd_verify_result(args: argparse.Namespace) -> int:
     from companion.arbiter.results import verify_result
 
-    verdict = verify_result(args.file, _arbiter_public(args), args.journal)
+    verdict = verify_result(args.file, _arbiter_public(args), args.journal,
+                            journal_check=lambda path: _journal_problem(args, path))
     print(verdict.report())
     return 0 if verdict.ok else 1
+
+
+def _journal_problem(args: argparse.Namespace, path: str) -> str | None:
+    """Why the verified reader refuses a result's journal (None: it does not)."""
+    from companion.i18n import say
+    from companion.tournament.journals import REFUSED, UNREADABLE
+
+    checked = _checked(args, path, "arbiter verify-result")
+    return say(checked.line) if checked.status in (REFUSED, UNREADABLE) else None
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
@@ -197,54 +245,25 @@ def cmd_enroll(args: argparse.Namespace) -> int:
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    import json
+    """The one ranking: ``companion tournament standings --journals`` (the same code), for the
+    tournaments in ``--dir`` the journals' headers name."""
+    from companion.tournament import cli as tournament_cli
 
-    from companion.arbiter.results import ResultError, check_signature, result_from_journal
-    from companion.arbiter.standings import (
-        StandingsError,
-        number_rounds,
-        pairing_from_result,
-        round_sheet,
-        standings,
-        to_csv,
-        to_trf,
-    )
-
-    # Reading needs no key: journals are checked by their hash chain and folded by the game's
-    # engine; only signed result files need the arbiter's public key, to check their signatures.
-    signed = any(Path(name).name.endswith(".result.json") for name in args.files)
-    key = _arbiter_public(args) if signed and not args.unsigned else None
-    pairings = []
+    journals = []
     for name in args.files:
-        path = Path(name)
-        try:
-            if path.name.endswith(".result.json"):
-                record = json.loads(path.read_text(encoding="utf-8"))
-                if key is not None and (bad := check_signature(record, key)) is not None:
-                    print(f"companion arbiter standings: {path}: refused: {bad}", file=sys.stderr)
-                    return 1
-            else:
-                record = result_from_journal(path)
-            pairings.append(pairing_from_result(record))
-        except (OSError, ValueError, ResultError, StandingsError) as exc:
-            print(f"companion arbiter standings: {path}: {exc}", file=sys.stderr)
-            return 2
-    pairings = number_rounds(pairings)
-    rows = standings(pairings)
-    text = to_csv(rows, pairings)
-    if args.csv:
-        Path(args.csv).write_text(text, encoding="utf-8")
-    else:
-        print(text, end="")
-    if args.trf:
-        Path(args.trf).write_text(to_trf(rows, tournament=args.tournament), encoding="utf-8")
-    if args.html:
-        if args.round is None:
-            print("companion arbiter standings: --html needs --round N", file=sys.stderr)
-            return 2
-        page = round_sheet(pairings, rows, round_no=args.round, tournament=args.tournament)
-        Path(args.html).write_text(page, encoding="utf-8")
-    return 0
+        if name.endswith(".result.json"):
+            print(f"companion arbiter standings: {name}: a signed result is not a journal: "
+                  "give its journal (standings come from the tournament file and the "
+                  "verified journals)", file=sys.stderr)
+            continue
+        journals.append(name)
+    if not journals:
+        return 2
+    ns = argparse.Namespace(tournament=args.tournament or None, journals=journals,
+                            dir=args.dir, config=args.config, arbiter_key=None,
+                            key=args.key, keyring=args.keyring, round=args.round,
+                            csv=args.csv, html=args.html, trf=args.trf)
+    return tournament_cli._guard(tournament_cli.cmd_standings)(ns)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -272,6 +291,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     mqtt = mqtt_settings(config)
     settings = arbiter_settings(config)
     speak(settings.language or str(config.get("table", {}).get("language", "")))
+    if (problem := cannot_write(Path(args.dir))) is not None:
+        print(f"companion arbiter: --dir {args.dir}: {problem}", file=sys.stderr)
+        return 2
     try:
         ring_path = keyring_path(config)
         keyring = Keyring.load(ring_path) if ring_path.exists() else None
@@ -286,6 +308,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if signing_key is None:
         print(f"companion arbiter: no arbiter key at {key_path}: the page cannot send "
               "corrections (companion keys init --arbiter)", file=sys.stderr)
+    from companion.tournament.inbox import JournalInbox
+    from companion.tournament.journals import Keys
+
+    # Each table's journal is kept on the laptop as it arrives; a finished game's result goes
+    # into its tournament file once the verified reader accepts it (companion.tournament.inbox).
+    own = (signing_key.public,) if signing_key is not None else ()
+    inbox = JournalInbox(Path(args.dir), Keys(keyring=keyring, arbiter=own), signing_key)
     try:
         # The page starts from what it last verified of each table (kept on this laptop), so
         # retained messages overwritten on the broker meanwhile cannot blind it.
@@ -293,9 +322,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                if args.retained_dir else data_dir() / "retained")
         # The station keeps each table's last (seq, hash): `companion verify --against`.
         tails = TailStore(Path(args.tails_dir) if args.tails_dir else data_dir() / "tails")
-        client.view.on_applied = tails.saw
+
+        def applied(table: int, game: str, record: dict[str, Any]) -> None:
+            tails.saw(table, game, record)
+            inbox.saw(table, game, record)
+
+        client.view.on_applied = applied
+        inbox.start()
         client.start()
     except MqttMissing as exc:
+        inbox.stop()
         print(f"companion arbiter: {exc}", file=sys.stderr)
         return 2
     try:
@@ -309,9 +345,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             tournament=args.tournament,
             tournament_file=Path(args.tournament_file) if args.tournament_file else None,
             allowed_hosts=tuple(args.allow_host),
+            tournament_dir=Path(args.dir),
+            inbox=inbox,
         ).start()
     except OSError as exc:
         client.stop()
+        inbox.stop()
         print(f"companion arbiter: cannot serve on {args.host}:{args.port}: {exc.strerror}",
               file=sys.stderr)
         return 2
@@ -324,6 +363,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         server.stop()
         client.stop()
+        inbox.stop()
     return 0
 
 
@@ -355,13 +395,18 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
 
 
 def cmd_dispute(args: argparse.Namespace) -> int:
-    from companion.arbiter.dispute import DisputeError, account
+    from companion.arbiter.dispute import DisputeError, account, trust_line
 
+    checked = _checked(args, args.file, "dispute")
     try:
-        print(account(args.file, args.at, window=args.window))
+        print(account(args.file, args.at, window=args.window, checked=checked))
+        if not trust_line(checked)[1]:
+            return 1
     except DisputeError as exc:
         print(f"companion dispute: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # `companion dispute ... | head`: the command line ends it quietly
     except OSError as exc:
         print(f"companion dispute: {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -374,9 +419,11 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
                    help="address to serve on (0.0.0.0 for spectators on the LAN)")
     p.add_argument("--port", type=int, default=8470)
     p.add_argument("--log-dir", help="where arbiter-log.jsonl (every command) is kept")
-    p.add_argument("--tournament", default="", help="the tournament's name, for the sheets")
-    p.add_argument("--tournament-file", help="the tournament file (companion tournament): "
-                   "its name, round and pairings on the page")
+    p.add_argument("--tournament", default="", help=argparse.SUPPRESS)
+    p.add_argument("--dir", default=".", help="the arbiter's folder: the tournament files "
+                   "(every one is shown) and journals/, where the tables' journals are kept "
+                   "as they arrive (default .)")
+    p.add_argument("--tournament-file", help="one more tournament file to show")
     p.add_argument("--tails-dir", help="where each table's last (seq, hash) is kept, for "
                    "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)")
     p.add_argument("--retained-dir", help="where the page keeps each table's last verified "
@@ -430,28 +477,39 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--user", default="mosquitto", help="the user mosquitto runs as")
     v.set_defaults(func=cmd_broker_config)
 
-    v = verbs.add_parser("sign", help="sign a finished game's result with the arbiter's key")
+    def verified(v: argparse.ArgumentParser, *, key: bool = True) -> None:
+        """The options of the verified reader of journals."""
+        v.add_argument("--dir", default=".", help="where the tournament files are (a game of "
+                       "a tournament is checked against its pairing; default .)")
+        if key:
+            v.add_argument("--key", help="the table's public key (default: the arbiter's "
+                           "keyring of enrolled tables)")
+        v.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+        v.add_argument("--config")
+
+    v = verbs.add_parser("sign", help="sign a finished game's result with the arbiter's key "
+                         "(once its journal is verified)")
     v.add_argument("journal", help="the game's journal")
-    v.add_argument("--config")
+    verified(v)
     v.set_defaults(func=cmd_sign)
 
     v = verbs.add_parser("verify-result", help="check a signed result (and its journal)")
     v.add_argument("file", help="a .result.json file")
     v.add_argument("--journal", help="the journal it came from (default: beside it)")
     v.add_argument("--key", help="the arbiter's public key (default: this laptop's own)")
-    v.add_argument("--config")
+    verified(v, key=False)
     v.set_defaults(func=cmd_verify_result)
 
-    v = verbs.add_parser("standings", help="standings from result files or journals")
-    v.add_argument("files", nargs="+", help=".result.json files (signed) or journals")
-    v.add_argument("--csv", help="write the standings here (default: print them)")
-    v.add_argument("--trf", help="write FIDE TRF-16 player lines here")
-    v.add_argument("--html", help="write a printable round sheet here (with --round)")
-    v.add_argument("--round", type=whole(1, what="a round"))
-    v.add_argument("--tournament", default="")
-    v.add_argument("--unsigned", action="store_true",
-                   help="accept result files without checking their signature")
-    v.add_argument("--config")
+    v = verbs.add_parser("standings", help="the same as `companion tournament standings "
+                         "--journals`: the tournaments' standings, results from the journals")
+    v.add_argument("files", nargs="+", help="finished games' journals (or folders of them)")
+    v.add_argument("--tournament", default="", help="the tournament (default: the ones the "
+                   "journals name, in --dir)")
+    v.add_argument("--csv", help="write the standings as CSV here")
+    v.add_argument("--trf", help="write FIDE TRF-2016 here")
+    v.add_argument("--html", help="write printable standings here")
+    v.add_argument("--round", type=whole(1, what="a round"), help="after this round")
+    verified(v)
     v.set_defaults(func=cmd_standings)
 
     p = sub.add_parser("dispute", help="what happened around one moment of a game")
@@ -460,4 +518,5 @@ def add_commands(sub: Any) -> None:
                    help="seconds (212.5), game clock (3:32.5) or time of day (14:03:12)")
     p.add_argument("--window", type=seconds, default=20.0,
                    help="seconds each side (default 20)")
+    verified(p)
     p.set_defaults(func=cmd_dispute)

@@ -4,9 +4,11 @@ A result record is worked out from a journal through the game's engine (never ty
 carries the journal's last hash: the signature (the arbiter's Ed25519 key, see
 :mod:`companion.arbiter.signing`) therefore vouches for the result *and* for the exact journal
 it came from. (A table's publisher may still sign with the club's HMAC key,
-given as ``bytes``.) ``companion arbiter sign``
-writes ``JOURNAL.result.json`` beside the journal; ``companion arbiter verify-result`` refuses a
-record whose signature fails, and, given the journal too, one that does not match it.
+given as ``bytes``.) ``companion arbiter sign`` writes ``JOURNAL.result.json`` beside the
+journal, once the one verified reader of journals
+(:func:`companion.tournament.journals.check_journal`) accepts it; ``companion arbiter
+verify-result`` refuses a record whose signature fails, and, given the journal too, one that
+does not match it (or a journal the verified reader refuses).
 
 Result codes are FIDE TRF-16's: ``1`` win, ``0`` loss, ``=`` draw, ``+`` win by forfeit,
 ``-`` loss by forfeit.
@@ -15,7 +17,7 @@ Result codes are FIDE TRF-16's: ``1`` win, ``0`` loss, ``=`` draw, ``+`` win by 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,12 +197,18 @@ class ResultVerdict:
 
 
 def verify_result(
-    path: str | Path, key: PublicKey | bytes, journal: str | Path | None = None
+    path: str | Path,
+    key: PublicKey | bytes,
+    journal: str | Path | None = None,
+    *,
+    journal_check: Callable[[str], str | None] | None = None,
 ) -> ResultVerdict:
     """Check a result file's signature and, with its journal, that it is that journal's result.
 
     Without ``journal`` the journal named in the record is looked for beside the file; if it is
-    not there only the signature is checked (and the report says so).
+    not there only the signature is checked (and the report says so). ``journal_check`` is the
+    verified reader (``companion arbiter verify-result`` passes it): why it refuses the journal,
+    or None; a journal it refuses gives no result to compare with.
     """
     verdict = ResultVerdict(str(path))
     try:
@@ -222,6 +230,11 @@ def verify_result(
         journal = beside if beside.exists() else None
     if journal is None:
         return verdict
+    if journal_check is not None:
+        refused = journal_check(str(journal))
+        if refused is not None:
+            verdict.problems.append(f"its journal is refused: {refused}")
+            return verdict
     records = info.get("records") if isinstance(info, dict) else None
     try:
         fresh = result_from_journal(journal, records if isinstance(records, int) else None)

@@ -36,14 +36,19 @@ Routes::
                            checked (per client, with lock-outs) and the correction goes to
                            the table as an MQTT command signed with the arbiter's key
     GET  /api/results      the signed results the tables published, each checked
-    GET  /standings.csv    standings (points, margin, head-to-head)
-    GET  /results.trf      FIDE TRF-16 player lines
-    GET  /round/N.html     a printable round sheet
-    GET  /api/tournament   the tournament's name, round and pairings (``--tournament-file``)
+    GET  /standings.csv    a tournament's standings (``?t=SLUG``), from its file
+    GET  /results.trf      its FIDE TRF-2016
+    GET  /round/N.html     its printable round sheet, with the standings after round N
+    GET  /api/tournament   every tournament's name, round and pairings (the files in
+                           ``--dir`` and ``--tournament-file``)
     POST /api/pairing      {"pin": "....", "pairing": {...}}: the manual assignment of a
-                           pairing to a table, sent as a signed arbiter command
+                           pairing to a table: a game the tournament file pairs (a new table
+                           is written to the file), sent as a signed arbiter command
     POST /api/session      {"pin": "...."}: signs this browser in (the arbiter's share of the
                            page when it is crowded: :mod:`~companion.arbiter.budgets`)
+
+Everything about tournaments comes from :mod:`companion.tournament.desk`: the tournament
+files, the one standings, TRF and round sheet.
 
 Every refused command is written to ``arbiter-log.jsonl`` in the log folder and to the log.
 """
@@ -166,6 +171,7 @@ LABELS = (
     N_("the table that gets the pairing"), N_("board"), N_("the round number printed on the sheet"),
     N_("round"), N_("who moves first (the first seat)"), N_("first"), N_("who moves second"),
     N_("second"), N_("the game the table plays"), N_("game"),
+    N_("the tournament whose file pairs the game"), N_("tournament"),
 )
 _LABEL = re.compile(r"\[\[(.+?)\]\]", re.S)
 
@@ -203,6 +209,7 @@ def page_words() -> dict[str, Any]:
         "reconnecting": _("(reconnecting)"),
         "round_of": _("round {round} of {rounds}"),
         "table": _("table {table}"),
+        "board_table": _("board {board}, table {table}"),
         "bye": _("{player}: bye"),
         "no_cell": _("no cell {cell} on the table's map"),
         "turn": _("turn: {player}"),
@@ -341,6 +348,8 @@ class ArbiterServer:
         signing_key: SigningKey | None = None,
         limits: PageLimits = PageLimits(),
         allowed_hosts: tuple[str, ...] = (),
+        tournament_dir: Path | None = None,
+        inbox: Any = None,
     ) -> None:
         self.source = source
         self.settings = settings
@@ -350,9 +359,13 @@ class ArbiterServer:
         self.pins = ClientPins(settings)
         self.log_dir = log_dir
         self.tournament = tournament
-        #: The tournament file (`companion tournament`): its name, round and pairings on top
-        #: of the page, and the manual assignment of a pairing to a table.
+        #: The tournament files (`companion tournament`): every standings, TRF, round sheet
+        #: and the manual assignment of a pairing go through them.
         self.tournament_file = tournament_file
+        from companion.tournament.desk import TournamentDesk
+
+        self.desk = TournamentDesk(tournament_dir, [tournament_file] if tournament_file else [],
+                                   public=None, signing=signing_key, inbox=inbox)
         self.host = host
         self.port = port
         self.limits = limits
@@ -546,7 +559,9 @@ class ArbiterServer:
         return web.Response(body=svg.encode(), content_type="image/svg+xml")
 
     async def _standings(self, request: web.Request) -> web.StreamResponse:
-        return await self._loop.run_in_executor(None, self.standings_page, request.path)
+        status, kind, text = await self._loop.run_in_executor(
+            None, self.desk.export, request.path, dict(request.query))
+        return web.Response(status=status, text=text, content_type=kind, charset="utf-8")
 
     async def _stream(self, request: web.Request) -> web.StreamResponse:
         """A live stream (its share of streams is the budgets' to count): it ends after
@@ -715,41 +730,21 @@ class ArbiterServer:
             pairing = parse_pairing(body["pairing"])
         except ValueError as exc:
             return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": str(exc)}
-        fields = {k: v for k, v in vars(pairing).items() if k != "nonce"}
-        sent = send(pairing.board, fields, self.signing_key)
-        self.audit("pairing sent", table=pairing.board, nonce=sent["nonce"], pairing=fields,
-                   client=client)
-        return HTTPStatus.ACCEPTED, {"ok": True, "nonce": sent["nonce"],
+        status, why, sends = await self._loop.run_in_executor(None, self.desk.assign, pairing)
+        if not sends:
+            self.audit("refused", reason=why, pairing=vars(pairing), client=client)
+            return status, {"ok": False, "detail": why}
+        nonces = []
+        for table, fields in sends:
+            sent = send(table, fields, self.signing_key)
+            nonces.append(sent["nonce"])
+            self.audit("pairing sent", table=table, nonce=sent["nonce"], pairing=fields,
+                       client=client)
+        return HTTPStatus.ACCEPTED, {"ok": True, "nonce": nonces[0],
                                      "detail": "sent to the table; its answer shows there"}
 
     async def _tournament(self, request: web.Request) -> web.StreamResponse:
-        return _json(HTTPStatus.OK, await self._loop.run_in_executor(None, self.tournament_info))
-
-    def tournament_info(self) -> dict[str, Any]:
-        """The tournament's name, current round and its pairings (from the file, when the
-        page was given one), with the links to the exports."""
-        from companion.tournament import store
-        from companion.tournament.model import TournamentError
-
-        info: dict[str, Any] = {"name": self.tournament, "round": None, "rounds": None,
-                                "game": None, "pairings": []}
-        if self.tournament_file is not None:
-            try:
-                t = store.load(self.tournament_file)
-            except TournamentError as exc:
-                info["problem"] = str(exc)
-                return info
-            r = t.current
-            info.update(name=t.name, game=t.game, rounds=t.rounds,
-                        round=r.number if r is not None else None)
-            for g in r.games if r is not None else []:
-                info["pairings"].append({
-                    "table": g.table,
-                    "first": t.player(g.first).name,
-                    "second": t.player(g.second).name if g.second is not None else None,
-                    "result": g.result.to_dict() if g.result is not None else None,
-                })
-        return info
+        return _json(HTTPStatus.OK, await self._loop.run_in_executor(None, self.desk.info))
 
     async def command(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
         """Check the arbiter's credentials and send the correction; (HTTP status, answer)."""
@@ -822,36 +817,6 @@ class ArbiterServer:
             out.append({**record, "verified": bad is None, "problem": bad})
         return out
 
-    def standings_page(self, path: str) -> web.Response:
-        from companion.arbiter.standings import (
-            StandingsError,
-            pairing_from_result,
-            round_sheet,
-            standings,
-            to_csv,
-            to_trf,
-        )
-
-        pairings = []
-        for record in self.checked_results():
-            if not record["verified"]:
-                continue
-            try:
-                pairings.append(pairing_from_result(record))
-            except StandingsError:
-                continue
-        rows = standings(pairings)
-        if path == "/standings.csv":
-            return web.Response(text=to_csv(rows, pairings), content_type="text/csv",
-                                charset="utf-8")
-        if path == "/results.trf":
-            return _text(HTTPStatus.OK, to_trf(rows, tournament=self.tournament))
-        number = path[len("/round/") : -len(".html")]
-        if not number.isdigit() or len(number) > 4:
-            return _text(HTTPStatus.NOT_FOUND, "no such round\n")
-        sheet = round_sheet(pairings, rows, round_no=int(number), tournament=self.tournament)
-        return web.Response(text=sheet, content_type="text/html", charset="utf-8")
-
 
 def _secure(response: web.StreamResponse, nonce: str | None = None) -> None:
     """The security headers (a CSP already set, with the page's script nonce, is kept)."""
@@ -900,17 +865,18 @@ form { background: #fff; border: 1px solid #999; padding: 0.5em; margin-bottom: 
 form label { margin-right: 0.6em; }
 #reply, #assigned { font-weight: bold; }
 .hint { color: #555; font-size: 11px; }
-#tournament { margin-bottom: 0.5em; } #tround { font-weight: bold; margin-right: 1em; }
-#pairings td { padding: 0 0.6em 0 0; font-size: 12px; }
+.tournament { margin-bottom: 0.5em; } .tournament h2 { font-size: 1em; margin: 0.3em 0; }
+.tround { font-weight: bold; margin-right: 1em; }
+.pairings td { padding: 0 0.6em 0 0; font-size: 12px; } #recent { font-size: 11px; }
 .seen { color: #b00; font-weight: bold; }
 #correct fieldset { display: inline; border: 0; margin: 0; padding: 0; }
 .answer.ok { color: #060; } .answer.refused { color: #b00; }
 </style></head><body>
 <h1><span id="tname">companion</span>: [[every table, live]] <span id="conn"></span></h1>
-<div id="tournament"><span id="tround"></span>
- <nav id="links">[[exports:]] <a href="/standings.csv">[[standings (CSV)]]</a> ·
- <a id="sheet" href="/round/1.html">[[round sheet]]</a> · <a href="/results.trf">TRF</a></nav>
- <table id="pairings"></table></div>
+<div id="tournaments"></div>
+<template id="tlinks">[[exports:]] <a data-link="csv">[[standings (CSV)]]</a> ·
+ <a data-link="sheet">[[round sheet]]</a> · <a data-link="trf">TRF</a></template>
+<ul id="recent"></ul>
 <form id="correct" hidden>
  <b>[[Correction]]</b> [[(the table journals it; its answer shows on its card)]]
  <label title="[[the table's number, as on its card]]">[[table]]
@@ -929,6 +895,8 @@ form label { margin-right: 0.6em; }
 </form>
 <form id="assign" hidden>
  <b>[[Assign a pairing]]</b> [[(shown on the table's screen; the players start it with #)]]
+ <label title="[[the tournament whose file pairs the game]]">[[tournament]]
+  <select name="tournament"></select></label>
  <label title="[[the table that gets the pairing]]">[[board]] <input name="board" type="number"
   min="1" value="1" size="3"></label>
  <label title="[[the round number printed on the sheet]]">[[round]] <input name="round"
@@ -1109,22 +1077,49 @@ if (params.get("transport") === "poll" || !window.EventSource) {
 } else {
   live();
 }
+// Every tournament of the page under its own name (from its file): round, pairings, exports.
 function tournament() {
   fetch("/api/tournament").then(r => r.json()).then(info => {
-    if (info.name) document.getElementById("tname").textContent = info.name;
-    document.getElementById("tround").textContent = info.round
-      ? fmt(W.round_of, {round: info.round, rounds: info.rounds}) : "";
-    if (info.round) document.getElementById("sheet").href = `/round/${info.round}.html`;
-    const rows = document.getElementById("pairings");
-    rows.replaceChildren();
-    for (const p of info.pairings || []) {
-      const tr = el("tr", {});
-      tr.appendChild(el("td", {}, fmt(W.table, {table: p.table})));
-      tr.appendChild(el("td", {}, p.second ? `${p.first} – ${p.second}`
-        : fmt(W.bye, {player: p.first})));
-      tr.appendChild(el("td", {}, p.result ? word(p.result.winner) : ""));
-      rows.appendChild(tr);
+    const list = info.tournaments || [];
+    document.getElementById("tname").textContent = list.length === 1 ? list[0].name
+      : "companion";
+    const box = document.getElementById("tournaments");
+    box.replaceChildren();
+    const choose = document.getElementById("assign").elements.tournament;
+    const chosen = choose.value;
+    choose.replaceChildren();
+    for (const t of list) {
+      const sec = el("section", {class: "tournament", "data-slug": t.slug});
+      sec.appendChild(el("h2", {}, t.name));
+      if (t.problem) sec.appendChild(el("div", {class: "seen"}, t.problem));
+      if (t.round) sec.appendChild(el("span", {class: "tround"},
+        fmt(W.round_of, {round: t.round, rounds: t.rounds})));
+      if (t.links) {
+        const nav = el("nav", {class: "links"});
+        nav.appendChild(document.getElementById("tlinks").content.cloneNode(true));
+        for (const a of nav.querySelectorAll("a[data-link]")) a.href = t.links[a.dataset.link];
+        sec.appendChild(nav);
+      }
+      const rows = el("table", {class: "pairings"});
+      for (const p of t.pairings || []) {
+        const tr = el("tr", {});
+        tr.appendChild(el("td", {}, fmt(W.board_table, {board: p.board, table: p.table})));
+        tr.appendChild(el("td", {}, `${p.first} – ${p.second}`));
+        tr.appendChild(el("td", {}, p.text || ""));
+        rows.appendChild(tr);
+      }
+      for (const b of t.byes || []) {
+        rows.appendChild(el("tr", {})).appendChild(el("td", {colspan: "3"},
+          fmt(W.bye, {player: b.player})));
+      }
+      sec.appendChild(rows);
+      box.appendChild(sec);
+      choose.appendChild(el("option", {value: t.name}, t.name));
     }
+    if (chosen) choose.value = chosen;
+    const recent = document.getElementById("recent");
+    recent.replaceChildren();
+    for (const line of info.recent || []) recent.appendChild(el("li", {}, line));
   }).catch(() => {}).finally(() => setTimeout(tournament, 5000));
 }
 tournament();
@@ -1139,7 +1134,7 @@ assign.hidden = !ARBITER;
 assign.addEventListener("submit", e => {
   e.preventDefault();
   const f = new FormData(assign);
-  const pairing = {tournament: document.getElementById("tname").textContent,
+  const pairing = {tournament: f.get("tournament"),
                    round: Number(f.get("round")), board: Number(f.get("board")),
                    first: f.get("first"), second: f.get("second"), game: f.get("game")};
   const token = document.querySelector('meta[name="csrf-token"]').content;

@@ -44,4 +44,5 @@ def play(table: TantrixTable, clock: Any, rng: random.Random,
         if between is not None:
             between()
     table._resync()
+    table._final_if_over()  # as after a key: a finished game's journal ends with its final record
     return len(events)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.remark import N_, Remark
 from companion.tournament.record import Column, GameRecord, record_of_result
 
 TP_PER_GAME = 20
@@ -30,6 +31,35 @@ COLUMNS = (
            "10 plus the score difference, within 0 and 20, per game"),
     Column("diff", "Score difference", "points", "own points minus the opponent's, summed"),
 )
+
+
+#: The reasons a Tantrix result may give (``docs/tournament.md`` lists them).
+REASONS = {
+    "score": "the game ended: the higher score wins",
+    "score at end": "the arbiter stopped the game: the score as it stands decides",
+    "arbiter": "the arbiter's ruling",
+    "forfeit": "a forfeit (+-, -+, --)",
+}
+#: A player's score: his line or loop points, 0 to 112 (56 tiles, a loop counts double).
+SCORE_RANGE = (0, 112)
+
+
+def default_reason(winner: str, score: tuple[int, int] | None) -> str | None:
+    return None if score is None else "score"
+
+
+def check_result(winner: str, forfeit: bool, score: tuple[int, int] | None, reason: str
+                 ) -> Remark | None:
+    """The Tantrix rule a result breaks: decided by the score, the higher score wins."""
+    if forfeit or score is None or reason not in ("score", "score at end"):
+        return None
+    first, second = score
+    expected = "first" if first > second else "second" if second > first else "tie"
+    if winner != expected:
+        return Remark(N_("rule tantrix-higher-score: decided by the score, {first}:{second} "
+                         "is {expected}"), first=first, second=second,
+                      expected={"first": "1-0", "second": "0-1", "tie": "½-½"}[expected])
+    return None
 
 
 def contributions(record: GameRecord) -> dict[str, dict[str, float]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.remark import N_, Remark
 from companion.tournament.record import TIE, Column, GameRecord, header_int
 
 COLUMNS = (
@@ -20,6 +21,36 @@ COLUMNS = (
            "1 per player finished above, ½ per player tied with"),
     Column("total", "Total", "block points", "the games' scores (bonus minus malus), summed"),
 )
+
+
+#: The reasons a Tokami result may give (``docs/tournament.md`` lists them).
+REASONS = {
+    "rounds": "every round played: the higher total wins",
+    "stopped": "the arbiter stopped the game: the totals as they stand decide",
+    "resigned": "a player resigned",
+    "arbiter": "the arbiter's ruling",
+    "forfeit": "a forfeit (+-, -+, --)",
+}
+#: A player's total (bonus minus malus blocks over the game's rounds), within -999 to 999.
+SCORE_RANGE = (-999, 999)
+
+
+def default_reason(winner: str, score: tuple[int, int] | None) -> str | None:
+    return None if score is None else "rounds"
+
+
+def check_result(winner: str, forfeit: bool, score: tuple[int, int] | None, reason: str
+                 ) -> Remark | None:
+    """The Tokami rule a result breaks: decided by the totals, the higher total wins."""
+    if forfeit or score is None or reason not in ("rounds", "stopped"):
+        return None
+    first, second = score
+    expected = "first" if first > second else "second" if second > first else "tie"
+    if winner != expected:
+        return Remark(N_("rule tokami-higher-total: decided by the totals, {first}:{second} "
+                         "is {expected}"), first=first, second=second,
+                      expected={"first": "1-0", "second": "0-1", "tie": "½-½"}[expected])
+    return None
 
 
 def contributions(record: GameRecord) -> dict[str, dict[str, float]]:

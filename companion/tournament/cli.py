@@ -1,294 +1,551 @@
 """``companion tournament ...``: the arbiter's tournament, from the first player to the last
-standings.
+standings, every change a signed record of the tournament file.
 
 ::
 
-    companion tournament new NAME --game KIND --system round-robin|swiss --rounds N [--dir D]
-    companion tournament add-player T NAME [--rating R] [--club C]
-    companion tournament withdraw T PLAYER
-    companion tournament pair T [--engine bbpPairings]
-    companion tournament result T --round R --table N 1-0|0-1|draw|+-|-+ [--score A:B]
-    companion tournament import T JOURNAL...
-    companion tournament show T
-    companion tournament standings [T] [--journals J...] [--csv F] [--html F] [--trf F]
+    companion tournament new NAME --game KIND --system swiss|round-robin|swiss-simple --rounds N
+    companion tournament add-player T NAME [--rating R] [--club C] [--title T] ...
+    companion tournament withdraw T PLAYER [--from N]      reinstate T PLAYER [--from N]
+    companion tournament pair T [--engine bbpPairings] [--send] [--wait S]
+    companion tournament send T --round N [--board B]
+    companion tournament result T --round R --board B 1-0|0-1|½-½|+-|-+|-- [--score A:B]
+                                  [--reason R] [--replace WHY]
+    companion tournament import T JOURNAL... [--replace WHY]
+    companion tournament collect FOLDER
+    companion tournament show T                history T               verify T
+    companion tournament standings [T] [--journals J...] [--round N] [--csv F] [--html F]
+                                       [--trf F]
     companion tournament sheet T [--round N] --html F
+    companion tournament upgrade OLD.tournament.json
     companion tournament correct JOURNAL --what W --reason R [--set K=V ...]   (asks the PIN)
+    companion tournament demo [--out DIR]
 
-``T`` is the tournament's name (its file ``NAME.tournament.json`` in ``--dir``, default the
-current directory: keep it beside the arbiter's journals) or the file itself. Every refusal is
-one line on stderr and exit status 2; the file is then left as it was.
+``T`` is the tournament's name (its file ``NAME.tournament.jsonl`` in ``--dir``, default the
+current folder: keep it beside the arbiter's journals) or the file itself. The file is signed
+with the arbiter's key (``[arbiter] key_file`` of ``--config``, by default ``arbiter.key`` in
+the arbiter's data folder, made on first use) and checked against its public key at every
+reading (``--arbiter-key`` gives another). A refusal is one line on stderr: exit status 2 (bad
+input) or 1 (what ``companion verify`` refuses: a forged file or journal); nothing is changed.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.tournament.model import Result, Tournament, TournamentError
+from companion.i18n import _, say
+from companion.keys import PublicKey, SigningKey
+from companion.tournament.model import Tournament, TournamentError
 
 PROG = "companion tournament"
 
 
-class _Refused(Exception):
-    pass
+def _print(text: str, *, err: bool = False) -> None:
+    print(say(text), file=sys.stderr if err else sys.stdout, flush=True)
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
+def _fail(message: str, code: int = 2) -> int:
+    print(f"{PROG}: {say(message)}", file=sys.stderr)
+    return code
 
 
-def _open(args: argparse.Namespace) -> tuple[Tournament, Path]:
+# ---------------------------------------------------------------------------- keys and files
+
+
+def _config(args: argparse.Namespace) -> dict[str, Any]:
+    from companion import config as configuration
+
+    try:
+        return configuration.load(getattr(args, "config", None))
+    except configuration.ConfigError as exc:
+        raise TournamentError(_("config: {problem}").format(problem=exc)) from None
+
+
+def arbiter_public(config: dict[str, Any], given: str | None = None) -> PublicKey:
+    """The arbiter's public key: ``given`` (a file or a line), else this laptop's own."""
+    from companion.arbiter.signing import arbiter_key_path
+    from companion.keys import KeyFileError, public_path
+
+    try:
+        if given:
+            return PublicKey.from_file_or_line(given)
+        private = arbiter_key_path(config)
+        pub = public_path(private)
+        if pub.is_file():
+            return PublicKey.from_file_or_line(str(pub))
+        if private.is_file():
+            return SigningKey.load(private).public
+    except (KeyFileError, OSError) as exc:
+        raise TournamentError(_("the arbiter's key: {problem}").format(problem=exc)) from None
+    raise TournamentError(_("no arbiter key on this laptop ({path}): `companion keys init "
+                            "--arbiter` makes it, or give --arbiter-key").format(path=private))
+
+
+def arbiter_signing(config: dict[str, Any]) -> SigningKey:
+    """The arbiter's own key pair (made on first use), which signs every change."""
+    from companion.arbiter.signing import arbiter_key
+    from companion.keys import KeyFileError
+
+    try:
+        return arbiter_key(config)
+    except (KeyFileError, OSError) as exc:
+        raise TournamentError(_("the arbiter's key: {problem}").format(problem=exc)) from None
+
+
+def _path(args: argparse.Namespace, name: str | None = None) -> Path:
     from companion.tournament import store
 
-    path = store.path_for(args.tournament, args.dir)
-    return store.load(path), path
+    return store.path_for(name or args.tournament, args.dir)
 
 
-def _save(t: Tournament, path: Path) -> None:
+def _read(args: argparse.Namespace, name: str | None = None) -> tuple[Tournament, Path]:
     from companion.tournament import store
 
-    store.save(t, path)
+    path = _path(args, name)
+    store.not_version_1(path)
+    done = store.read(path, arbiter_public(_config(args), _given_arbiter(args)))
+    if done.note:
+        _print(done.note, err=True)
+    return done.tournament, path
+
+
+def _given_arbiter(args: argparse.Namespace) -> str | None:
+    given = getattr(args, "arbiter_key", None)
+    if given is None and getattr(args, "key_is_arbiter", False):
+        given = getattr(args, "key", None)
+    return str(given) if given else None
+
+
+def _write(args: argparse.Namespace, make: Callable[[Tournament], list[dict[str, Any]]],
+           name: str | None = None) -> tuple[Tournament, list[dict[str, Any]]]:
+    from companion.tournament import store
+
+    key = arbiter_signing(_config(args))
+    return store.append(_path(args, name), key, make)
+
+
+def _stamp(record: dict[str, Any], why: str | None = None) -> dict[str, Any]:
+    out = {**record, "wall": round(time.time(), 3), "via": "cli"}
+    if why:
+        out["why"] = why
+    return out
+
+
+def _journal_keys(args: argparse.Namespace) -> Any:
+    from companion.keys import KeyFileError
+    from companion.tournament.journals import keys_from
+
+    table_key = None if getattr(args, "key_is_arbiter", False) else getattr(args, "key", None)
+    try:
+        keys = keys_from(_config(args), table_key, getattr(args, "keyring", None))
+    except (KeyFileError, OSError) as exc:
+        raise TournamentError(_("keys: {problem}").format(problem=exc)) from None
+    if getattr(args, "arbiter_key", None):
+        from dataclasses import replace
+
+        keys = replace(keys, arbiter=(arbiter_public({}, args.arbiter_key),))
+    return keys
+
+
+# ---------------------------------------------------------------------------- players
 
 
 def cmd_new(args: argparse.Namespace) -> int:
     from companion import registry
     from companion.tournament import store
-    from companion.tournament.model import check_name
+    from companion.tournament.model import Settings, check_name, header
     from companion.tournament.standings import facet
 
-    name = check_name(args.name, "the tournament's name")
+    name = check_name(args.name, _("the tournament's name"))
     facet(args.game)  # a game without standings cannot hold a tournament
     registry.get(args.game)
+    settings = Settings(bye_points=args.bye_points, first_table=args.first_table)
     path = store.path_for(name, args.dir)
-    if path.exists():
-        raise TournamentError(f"{path} exists already")
-    if not 1 <= args.rounds <= 99:
-        raise TournamentError("a tournament has 1 to 99 rounds")
-    t = Tournament(name, args.game, args.system, args.rounds, bye_points=args.bye_points)
-    _save(t, path)
+    head = header(name, args.game, args.system, args.rounds, settings, round(time.time(), 3))
+    store.create(path, head, arbiter_signing(_config(args)))
     print(path)
     return 0
 
 
 def cmd_add_player(args: argparse.Namespace) -> int:
-    t, path = _open(args)
-    p = t.add_player(args.name, rating=args.rating, club=args.club)
-    _save(t, path)
-    print(f"{p.number}. {p.name}" + (f" ({p.rating})" if p.rating else "")
-          + (f", {p.club}" if p.club else ""))
+    fields = {k: v for k, v in (("rating", args.rating), ("club", args.club),
+                                ("title", args.title), ("sex", args.sex),
+                                ("federation", args.federation), ("fide_id", args.fide_id),
+                                ("birth", args.birth)) if v not in (None, "")}
+
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        body: dict[str, Any] = {"ev": "player", "id": len(t.players) + 1, "name": args.name,
+                                **fields}
+        if t.played:
+            body["late_from"] = t.next_round
+        return [_stamp(body)]
+
+    t, _records = _write(args, make)
+    p = t.players[len(t.players)]
+    text = f"{p.id}. {p.name}" + (f" ({p.rating})" if p.rating else "") + (
+        f", {p.club}" if p.club else "")
+    if p.late_from is not None:
+        text += " " + _("(a late entry: paired from round {round})").format(round=p.late_from)
+    print(text)
     return 0
 
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
-    t, path = _open(args)
-    p = t.find(args.player)
-    if t.system == "round-robin":
-        raise TournamentError("a round robin keeps its table: record the player's games as "
-                              "forfeits instead (`tournament result ... -+`)")
-    p.withdrawn = True
-    _save(t, path)
-    print(f"{p.name} is withdrawn from the next round on")
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        if t.system == "round-robin":
+            raise TournamentError(_("a round robin keeps its table: record the player's games "
+                                    "as forfeits instead (`tournament result ... -+`)"))
+        p = t.find(args.player)
+        return [_stamp({"ev": args.verb, "player": p.id, "from": args.from_round or
+                        t.next_round}, args.why)]
+
+    t, _records = _write(args, make)
+    _print(t.trail[-1].what)
     return 0
+
+
+# ---------------------------------------------------------------------------- rounds
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
     from companion.tournament import engine, pairing, sheets, trf
 
-    t, path = _open(args)
-    if args.engine is None:
-        r = pairing.next_round(t)
-    else:
-        if t.system != "swiss":
-            raise TournamentError("an outside engine pairs Swiss tournaments only")
-        number = pairing.check_can_pair(t)
-        pairs = engine.run(trf.to_trf(t), args.engine_path)
-        pairing.check_pairs(t, pairs)
-        r = pairing.as_round(number, pairs)
-    t.played.append(r)
-    _save(t, path)
+    chosen: pairing.Engine | None = None
+    if args.engine is not None:
+        def chosen(t: Tournament) -> list[Any]:
+            if t.system == "round-robin":
+                raise TournamentError(_("an outside engine pairs Swiss tournaments only"))
+            return engine.run(trf.to_trf(t), args.engine_path)
+
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        return [_stamp(r) for r in pairing.pair_records(t, chosen, args.engine or "")]
+
+    t, _records = _write(args, make)
+    r = t.played[-1]
     print(sheets.pairings_text(t, r))
     if args.send:
-        return _send(t, r, args.config, args.wait)
+        return _send(args, t, r.number, None)
     return 0
 
 
-def _send(t: Any, r: Any, config_path: str | None, wait_s: float) -> int:
-    """Send round ``r``'s pairings to the tables (``pair --send``) and print their answers."""
-    from companion import config as configuration
+def _send(args: argparse.Namespace, t: Tournament, number: int, board: int | None) -> int:
+    """Send round ``number``'s pairings (one board's) to the tables; print their answers."""
     from companion.arbiter.mqtt import MqttMissing
-    from companion.arbiter.settings import arbiter_settings, mqtt_settings
-    from companion.keys import KeyFileError, SigningKey
+    from companion.arbiter.settings import mqtt_settings
     from companion.tournament.send import pairing_bodies, send_pairings
 
+    config = _config(args)
+    again = _("send it again with `companion tournament send {name!r} --round {round}`").format(
+        name=t.name, round=number)
     try:
-        cfg = configuration.load(config_path)
-    except configuration.ConfigError as exc:
-        raise TournamentError(f"config: {exc}") from None
-    settings = arbiter_settings(cfg)
-    if not settings.key_file:
-        raise TournamentError("--send needs the arbiter's key: [arbiter] key_file in the config "
-                              "(companion keys init)")
-    try:
-        key = SigningKey.load(settings.key_file)
-        answers = send_pairings(mqtt_settings(cfg), key, pairing_bodies(t, r), wait_s=wait_s)
-    except (KeyFileError, MqttMissing, OSError) as exc:
-        raise TournamentError(f"the pairings were saved but not sent: {exc}") from None
+        key = arbiter_signing(config)
+        bodies = pairing_bodies(t, t.round(number), board)
+        if not bodies:
+            raise TournamentError(_("round {round} has no game to send").format(round=number))
+        answers = send_pairings(mqtt_settings(config), key, bodies, wait_s=args.wait)
+    except (MqttMissing, OSError, TournamentError) as exc:
+        text = exc.message if isinstance(exc, TournamentError) else str(exc)
+        return _fail(_("round {round} is saved but not sent ({problem}): {again}").format(
+            round=number, problem=say(text), again=again), 1)
     for sent in answers:
         print(sent.line())
-    return 0 if all(s.answer is not None and s.answer.get("ok") for s in answers) else 1
+    if all(s.answer is not None and s.answer.get("ok") for s in answers):
+        return 0
+    print(_("a table did not take its pairing: {again}").format(again=again))
+    return 1
 
 
-_WINNERS = {"1-0": ("first", False), "0-1": ("second", False), "draw": ("tie", False),
-            "=": ("tie", False), "½-½": ("tie", False), "+-": ("first", True),
-            "-+": ("second", True)}
+def cmd_send(args: argparse.Namespace) -> int:
+    t, _path_ = _read(args)
+    return _send(args, t, args.round, args.board)
 
 
-def _score(text: str | None) -> tuple[int, int] | None:
-    if text is None:
-        return None
-    a, sep, b = text.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        return int(a), int(b)
-    except ValueError:
-        raise TournamentError(f"--score is two whole numbers A:B, not {text!r}") from None
+# ---------------------------------------------------------------------------- results
 
 
 def cmd_result(args: argparse.Namespace) -> int:
-    from companion.tournament import sheets
+    from companion.tournament import outcome
+    from companion.tournament.intake import record_result
+    from companion.tournament.model import Source
 
-    t, path = _open(args)
-    g = t.game_at(args.round, args.table)
-    if g.second is None:
-        raise TournamentError("a bye has no result to record")
-    if args.result not in _WINNERS:
-        raise TournamentError(f"a result is one of {', '.join(_WINNERS)}")
-    winner, forfeit = _WINNERS[args.result]
-    g.result = Result(winner, forfeit, _score(args.score), args.reason or "", "arbiter")
-    _save(t, path)
-    r = next(r for r in t.played if r.number == args.round)
-    print(f"round {r.number} table {g.table}: {sheets.result_text(t, r, g.table)}")
-    return 0
+    t, path = _read(args)
+    r = t.round(args.round)
+    if args.table is not None:
+        g = r.at_table(args.table)
+        if g is None:
+            raise TournamentError(_("round {round} has no game at table {table}").format(
+                round=args.round, table=args.table))
+        board = g.board
+    elif args.board is not None:
+        board = t.game_at(args.round, args.board).board
+    else:
+        raise TournamentError(_("give --board B (or --table N)"))
+    result = outcome.from_typed(t.game, args.result.lstrip("\0"), args.score, args.reason)
+    done = record_result(path, arbiter_signing(_config(args)), args.round, board, result,
+                         Source("arbiter"), via="cli", replace_why=args.replace)
+    _print(done.line, err=done.code != 0)
+    return done.code
+
+
+def _record_journals(args: argparse.Namespace, files: Sequence[Path],
+                     tournaments: Sequence[Tournament], only: Tournament | None,
+                     paths: dict[str, Path], via: str, keep: Path | None = None) -> int:
+    """Check each journal and record the good ones; one line each; the worst exit status."""
+    from companion.tournament.intake import record_checked
+    from companion.tournament.journals import OK, check_journal
+    from companion.tournament.model import name_key
+
+    keys = _journal_keys(args)
+    key = arbiter_signing(_config(args))
+    code = 0
+    recorded = 0
+    for f in files:
+        checked = check_journal(f, keys, tournaments, only=only)
+        if checked.status == OK and keep is not None:
+            checked = check_journal(_keep(f, keep), keys, tournaments, only=only)
+        if checked.status != OK:
+            _print(checked.line, err=True)
+            code = max(code, checked.exit_code)
+            continue
+        assert checked.tournament is not None
+        done = record_checked(paths[name_key(checked.tournament.name)], key, checked, via=via,
+                              replace_why=getattr(args, "replace", None))
+        _print(f"{checked.path.name}: {say(done.line)}", err=done.code != 0)
+        recorded += int(done.written)
+        code = max(code, done.code)
+    print(_("{n} result(s) recorded").format(n=recorded))
+    return code
+
+
+def _keep(journal: Path, folder: Path) -> Path:
+    """The journal copied into the arbiter's journals folder (once; a different file of the
+    same name gets another name)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    data = journal.read_bytes()
+    for kept in sorted(folder.glob("*.jsonl")):  # the same journal kept already (over MQTT)
+        if kept.stat().st_size == len(data) and kept.read_bytes() == data:
+            return kept
+    stem, n = journal.stem, 1
+    while True:
+        target = folder / (journal.name if n == 1 else f"{stem}-{n}.jsonl")
+        if not target.exists():
+            shutil.copyfile(journal, target)
+            return target
+        if target.resolve() == journal.resolve() or target.read_bytes() == data:
+            return target
+        n += 1
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    """Results from finished games' journals, matched to the pairing by round and names."""
-    from companion.tournament.standings import NoStandings, record_from_journal
+    from companion.tournament.model import name_key
 
-    t, path = _open(args)
-    done = 0
-    for name in args.journals:
-        try:
-            game, record = record_from_journal(name)
-        except (NoStandings, OSError) as exc:
-            raise TournamentError(f"{name}: {exc}") from None
-        if game != t.game:
-            raise TournamentError(f"{name}: a {game} game in a {t.game} tournament")
-        if len(record.players) != 2:
-            raise TournamentError(f"{name}: a tournament game has two players")
-        a, b = record.players
-        rounds = [record.round] if record.round is not None else [
-            r.number for r in t.played]
-        found = None
-        for number in rounds:
-            try:
-                found = (*t.game_of(number, a, b), number)
-                break
-            except TournamentError:
-                continue
-        if found is None:
-            raise TournamentError(f"{name}: {a} and {b} are not paired in "
-                                  + (f"round {record.round}" if record.round else "any round"))
-        g, a_first, number = found
-        if not a_first:
-            raise TournamentError(f"{name}: round {number} table {g.table} has {b} moving "
-                                  f"first, but the journal has {a}")
-        winner = "tie" if record.winner == "tie" else "first" if record.winner == a else "second"
-        score = None if record.score is None else (record.score[a], record.score[b])
-        old = g.result
-        g.result = Result(winner, record.forfeit, score, record.reason or "",
-                          f"journal {Path(name).name}")
-        done += 1
-        replaced = f" (replaces the result from {old.source})" if old is not None else ""
-        print(f"round {number} table {g.table}: {a} - {b}: {record.winner}{replaced}")
-    _save(t, path)
-    print(f"{done} result(s) recorded")
-    return 0
+    t, path = _read(args)
+    from companion.tournament.journals import journal_files
+
+    return _record_journals(args, journal_files(args.journals), [t], t,
+                            {name_key(t.name): path}, "cli")
+
+
+def _all_tournaments(args: argparse.Namespace) -> list[tuple[Tournament, Path]]:
+    from companion.tournament import store
+
+    out = []
+    for path in store.tournament_files(args.dir):
+        out.append(_read(args, str(path)))
+    return out
+
+
+def cmd_collect(args: argparse.Namespace) -> int:
+    from companion.tournament.journals import journal_files
+    from companion.tournament.model import name_key
+
+    found = _all_tournaments(args)
+    if not found:
+        raise TournamentError(_("no tournament file in {dir}").format(dir=args.dir))
+    files = journal_files(args.folders)
+    if not files:
+        raise TournamentError(_("no journal in {folder}").format(folder=" ".join(args.folders)))
+    return _record_journals(args, files, [t for t, _ in found], None,
+                            {name_key(t.name): p for t, p in found}, "collect",
+                            keep=Path(args.dir) / "journals")
+
+
+# ---------------------------------------------------------------------------- showing
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     from companion.tournament import sheets
 
-    t, _ = _open(args)
-    print(f"{t.name}: {t.game}, {t.system}, {len(t.played)} of {t.rounds} rounds paired")
-    for p in t.players:
-        extra = ", ".join(x for x in (str(p.rating) if p.rating else "", p.club,
-                                      "withdrawn" if p.withdrawn else "") if x)
-        print(f"  {p.number:3d}. {p.name}" + (f" ({extra})" if extra else ""))
+    t, _path_ = _read(args)
+    print(_("{name}: {game}, {system}, {paired} of {rounds} rounds paired").format(
+        name=t.name, game=t.game, system=t.system, paired=len(t.played), rounds=t.rounds))
+    numbers = t.start_numbers()
+    for p in t.ranked():
+        extra = ", ".join(x for x in (str(p.rating) if p.rating else "", p.title, p.club,
+                                      _("withdrawn") if p.withdrawn else "") if x)
+        print(f"  {numbers[p.id]:3d}. {p.name}" + (f" ({extra})" if extra else ""))
     for r in t.played:
         print(sheets.pairings_text(t, r))
     return 0
 
 
+def _journal_results(args: argparse.Namespace, t: Tournament, files: Sequence[Path]
+                     ) -> tuple[dict[tuple[int, int], Any], int]:
+    """The results the given journals give for ``t``'s games (verified), and the worst exit
+    status; a line for each journal not counted and each game the file has otherwise."""
+    from companion.tournament.journals import OK, check_journal
+
+    keys = _journal_keys(args)
+    results: dict[tuple[int, int], Any] = {}
+    code = 0
+    for f in files:
+        checked = check_journal(f, keys, only=t)
+        if checked.status != OK:
+            _print(checked.line, err=True)
+            code = max(code, checked.exit_code)
+            continue
+        assert checked.round is not None and checked.board is not None
+        results[(checked.round, checked.board)] = checked.result
+    for r in t.played:
+        for g in r.games:
+            got = results.get((r.number, g.board))
+            if got is None and g.result is not None:
+                _print(_("{name}: round {round} board {board}: no journal given: the file's "
+                         "{result} (from {source}) is counted").format(
+                    name=t.name, round=r.number, board=g.board, result=g.result.text(),
+                    source=say(g.source.text()) if g.source else "?"), err=True)
+            elif got is not None and g.result is not None and got != g.result:
+                _print(_("{name}: round {round} board {board}: the file has {file}, the "
+                         "journal {journal}").format(name=t.name, round=r.number,
+                                                     board=g.board, file=g.result.text(),
+                                                     journal=got.text()), err=True)
+    return results, code
+
+
 def cmd_standings(args: argparse.Namespace) -> int:
     from companion.tournament import sheets, trf
-    from companion.tournament.standings import NoStandings, record_from_journal, standings
+    from companion.tournament.journals import journal_files
+    from companion.tournament.model import name_key
+    from companion.tournament.standings import standings
 
-    t: Tournament | None = None
+    files = journal_files(args.journals) if args.journals else []
     if args.tournament:
-        t, _ = _open(args)
-        records = t.records()
-        game = t.game
-        table = standings(game, records, [p.name for p in t.players])
+        chosen = [_read(args)[0]]
     elif args.journals:
-        by_game: dict[str, list[Any]] = {}
-        for name in args.journals:
-            try:
-                game, record = record_from_journal(name)
-            except (NoStandings, OSError) as exc:
-                raise TournamentError(f"{name}: {exc}") from None
-            by_game.setdefault(game, []).append(record)
-        if len(by_game) > 1:
-            raise TournamentError("these journals are of different games "
-                                  f"({', '.join(sorted(by_game))}): give one game's at a time")
-        game, records = next(iter(by_game.items()))
-        table = standings(game, records)
+        chosen = _tournaments_of(args, files)
     else:
-        raise TournamentError("give a tournament or --journals")
-    if args.csv:
-        Path(args.csv).write_text(sheets.standings_csv(table), encoding="utf-8")
-    if args.html:
-        after = len(t.played) if t is not None else None
-        Path(args.html).write_text(sheets.standings_html(
-            table, title=f"{t.name}: standings" if t else "", after=after), encoding="utf-8")
-    if args.trf:
+        raise TournamentError(_("give a tournament or --journals"))
+    if len(chosen) > 1 and (args.csv or args.html or args.trf):
+        raise TournamentError(_("these journals are of {n} tournaments: name one to write "
+                                "--csv, --html or --trf").format(n=len(chosen)))
+    code = 0
+    for t in chosen:
+        results = None
+        if args.journals:
+            mine = files if args.tournament else [
+                f for f in files if _named(f) in (None, name_key(t.name))]
+            results, worst = _journal_results(args, t, mine)
+            code = max(code, worst)
+        table = standings(t, after=args.round, results=results)
+        if args.csv:
+            Path(args.csv).write_text(sheets.standings_csv(table), encoding="utf-8")
+        if args.html:
+            Path(args.html).write_text(sheets.standings_html(table), encoding="utf-8")
+        if args.trf:
+            text = trf.to_trf(t, {row.id: row.rank for row in table.rows})
+            Path(args.trf).write_text(text, encoding="ascii", errors="replace")
+        if len(chosen) > 1 or args.journals:
+            print(_("{name}: standings after round {round}").format(name=t.name,
+                                                                    round=table.after))
+        print(sheets.standings_text(table))
+        if len(chosen) > 1:
+            print()
+    return code
+
+
+def _named(journal: Path) -> str | None:
+    """The tournament a journal's header names (casefolded), None when it cannot be read."""
+    import json
+
+    from companion.tournament.model import name_key
+
+    try:
+        with open(journal, "rb") as f:
+            header = json.loads(f.readline())
+    except (OSError, ValueError):
+        return None
+    name = header.get("tournament") if isinstance(header, dict) else None
+    return name_key(name) if isinstance(name, str) else ""
+
+
+def _tournaments_of(args: argparse.Namespace, files: Sequence[Path]) -> list[Tournament]:
+    """The tournaments (kept in ``--dir``) the journals' headers name, in file order; a line
+    for each journal naming none kept here."""
+    from companion.tournament import store
+    from companion.tournament.model import name_key
+
+    by_name = {name_key(t.name): t for t, _ in _all_tournaments(args)}
+    out: list[Tournament] = []
+    for f in files:
+        named = _named(f)
+        t = by_name.get(named or "")
         if t is None:
-            raise TournamentError("--trf needs the tournament (its pairings and numbers)")
-        ranks = {t.find(r.name).number: r.rank for r in table.rows}
-        Path(args.trf).write_text(trf.to_trf(t, ranks), encoding="ascii", errors="replace")
-    print(sheets.standings_text(table))
-    return 0
+            _print((_("{file}: skipped: a game of no tournament kept in {dir}") if named else
+                    _("{file}: skipped: not a tournament game (its header names no tournament)"))
+                   .format(file=f.name, dir=args.dir), err=True)
+            continue
+        if t not in out:
+            out.append(t)
+    if not out:
+        raise TournamentError(_("none of these journals is a game of a tournament kept in "
+                                "{dir} ({suffix} files)").format(dir=args.dir,
+                                                                 suffix=store.SUFFIX))
+    return out
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
     from companion.tournament import sheets
     from companion.tournament.standings import standings
 
-    t, _ = _open(args)
+    t, _path_ = _read(args)
     if not t.played:
-        raise TournamentError("no round is paired yet")
-    number = args.round or len(t.played)
-    if not 1 <= number <= len(t.played):
-        raise TournamentError(f"round {number} is not paired")
-    r = t.played[number - 1]
-    done = [rec for rec in t.records() if rec.round is not None and rec.round <= number]
-    table = standings(t.game, done, [p.name for p in t.players])
-    Path(args.html).write_text(sheets.round_sheet(t, r, table), encoding="utf-8")
+        raise TournamentError(_("no round is paired yet"))
+    r = t.round(args.round or len(t.played))
+    Path(args.html).write_text(sheets.round_sheet(t, r, standings(t, after=r.number)),
+                               encoding="utf-8")
     print(args.html)
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from companion.tournament.history import trail_lines
+
+    t, _path_ = _read(args)
+    for line in trail_lines(t):
+        print(line)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from companion.tournament.history import verify_report
+
+    text, code = verify_report(_path(args), arbiter_public(_config(args), _given_arbiter(args)),
+                               _journal_keys(args), Path(args.dir))
+    print(text)
+    return code
+
+
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    from companion.tournament.upgrade import upgrade
+
+    out = upgrade(Path(args.old), Path(args.dir), arbiter_signing(_config(args)),
+                  round(time.time(), 3))
+    print(out)
     return 0
 
 
@@ -312,28 +569,49 @@ def cmd_correct(args: argparse.Namespace) -> int:
 
         pin = getpass.getpass("arbiter PIN: ")
     check_pin(pin, settings.pin_hash)
-    from companion.arbiter.signing import arbiter_key
-    from companion.keys import KeyFileError
-
-    try:
-        key = arbiter_key(load(args.config))
-    except (KeyFileError, OSError) as exc:
-        raise TournamentError(f"the arbiter's key: {exc}") from None
+    key = arbiter_signing(load(args.config))
     print(correct(args.journal, args.what, args.reason, parse_fields(args.set or []), key))
     return 0
 
 
-def _guard(func: Any) -> Any:
+def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     from companion.tournament.standings import NoStandings
 
     def run(args: argparse.Namespace) -> int:
         try:
             return int(func(args))
-        except (TournamentError, NoStandings) as exc:
+        except TournamentError as exc:
+            return _fail(exc.message, int(getattr(exc, "exit_code", 2)))
+        except NoStandings as exc:
             return _fail(str(exc))
+        except BrokenPipeError:
+            raise  # `companion tournament standings T | head`: ended quietly by the CLI
         except OSError as exc:
             return _fail(f"{exc.filename or ''}: {exc.strerror}")
     return run
+
+
+# ---------------------------------------------------------------------------- the parser
+
+#: Results that start with "-" (argparse would take them for options) or are "--".
+_DASHED = ("-+", "--", "−+", "–+")
+
+
+class _ResultParser(argparse.ArgumentParser):
+    """``tournament result``'s parser: ``-+`` and ``--`` are results, typed as the score
+    sheets write them (argparse would take the one for an option and the other for the end
+    of the options)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> Any:
+        if args is not None:
+            args = list(args)
+            for i, a in enumerate(args):
+                nxt = args[i + 1] if i + 1 < len(args) else None
+                if a in _DASHED and (a != "--" or nxt is None or nxt.startswith("--")):
+                    args[i] = "\0" + a
+        return super().parse_known_args(args, namespace)
 
 
 def add_commands(sub: Any) -> None:
@@ -344,76 +622,141 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("tournament", help="a club tournament: players, pairings, standings")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
 
-    def verb(name: str, func: Any, help_: str, *, tournament: bool = True) -> Any:
+    def verb(name: str, func: Callable[[argparse.Namespace], int], help_: str, *,
+             tournament: bool = True, arbiter: bool = True, parser: type | None = None) -> Any:
         v = verbs.add_parser(name, help=help_)
+        if parser is not None:
+            v.__class__ = parser
         if tournament:
-            v.add_argument("tournament", help="its name (or its .tournament.json file)")
+            v.add_argument("tournament", help="its name (or its .tournament.jsonl file)")
         v.add_argument("--dir", default=".", help="where the tournament file is kept "
                                                   "(beside the journals; default .)")
+        v.add_argument("--config", help="the arbiter's config (default "
+                                        "/etc/companion/config.toml): [arbiter] key_file")
+        if arbiter:
+            v.add_argument("--arbiter-key", help="the arbiter's public key the tournament file "
+                                                 "is checked against (default: this laptop's)")
         v.set_defaults(func=_guard(func))
         return v
 
-    v = verb("new", cmd_new, "make a tournament file", tournament=False)
+    def journal_keys(v: Any) -> None:
+        v.add_argument("--key", help="one table's public key the journals must be signed by "
+                                     "(default: the arbiter's keyring of enrolled tables)")
+        v.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+
+    v = verb("new", cmd_new, "make a tournament file", tournament=False, arbiter=False)
     v.add_argument("name")
     v.add_argument("--game", required=True, choices=registry.names())
     v.add_argument("--system", required=True, choices=SYSTEMS)
     v.add_argument("--rounds", required=True, type=int)
     v.add_argument("--bye-points", type=float, default=1.0, choices=(0.0, 0.5, 1.0))
+    v.add_argument("--first-table", type=int, default=1,
+                   help="the table that plays board 1 (board b: table FIRST + b - 1)")
 
-    v = verb("add-player", cmd_add_player, "add a player (before round 1 is paired)")
+    v = verb("add-player", cmd_add_player, "enter a player (after round 1: a late entry)")
     v.add_argument("name")
-    v.add_argument("--rating", type=int, default=0)
-    v.add_argument("--club", default="")
+    v.add_argument("--rating", type=int)
+    v.add_argument("--club")
+    v.add_argument("--title", help="GM, IM, FM, CM, WGM, WIM, WFM, WCM")
+    v.add_argument("--sex", choices=("m", "w"))
+    v.add_argument("--federation", help="three capital letters (CZE)")
+    v.add_argument("--fide-id", type=int)
+    v.add_argument("--birth", help="YYYY/MM/DD or YYYY")
 
-    v = verb("withdraw", cmd_withdraw, "a player leaves a Swiss tournament")
-    v.add_argument("player", help="name or starting number")
+    for name, help_ in (("withdraw", "a player leaves a Swiss tournament from a round on"),
+                        ("reinstate", "a withdrawn player comes back from a round on")):
+        v = verb(name, cmd_withdraw, help_)
+        v.add_argument("player", help="name or entry number")
+        v.add_argument("--from", dest="from_round", type=int,
+                       help="the first round concerned (default: the next to pair)")
+        v.add_argument("--why", help="the reason, kept in the file")
 
     v = verb("pair", cmd_pair, "pair the next round and print it")
     v.add_argument("--engine", choices=("bbpPairings",),
                    help="pair with this FIDE engine (on the PATH) instead")
     v.add_argument("--engine-path", help=argparse.SUPPRESS)
     v.add_argument("--send", action="store_true",
-                   help="send each pairing to its table over MQTT (signed; needs --config)")
-    v.add_argument("--config", help="the arbiter's config ([mqtt], [arbiter] key_file)")
+                   help="send each pairing to its table over MQTT (signed with the arbiter's "
+                        "key; [mqtt] of --config)")
     v.add_argument("--wait", type=float, default=5.0,
                    help="seconds to wait for the tables' answers (default 5)")
+
+    v = verb("send", cmd_send, "send a paired round's pairings to the tables (again)")
+    v.add_argument("--round", type=int, required=True)
+    v.add_argument("--board", type=int, help="only this board's")
+    v.add_argument("--wait", type=float, default=5.0)
 
     from companion.tournament import demo
 
     v = verb("demo", demo.cmd_demo, "a whole small club evening on this machine (mosquitto, "
-             "tables, rounds, page, exports)", tournament=False)
+             "tables, rounds, page, exports)", tournament=False, arbiter=False)
     demo.add_arguments(v)
 
-    v = verb("result", cmd_result, "record a game's result by hand")
+    v = verb("result", cmd_result, "record a game's result by hand", parser=_ResultParser)
     v.add_argument("--round", type=int, required=True)
-    v.add_argument("--table", type=int, required=True)
-    v.add_argument("result", help="1-0, 0-1, draw, +- or -+ (first mover's side first)")
+    v.add_argument("--board", type=int, help="the board (as on the round sheet)")
+    v.add_argument("--table", type=int, help="or the table that played it")
+    v.add_argument("result", help="1-0, 0-1, ½-½ (=, draw), +-, -+ (forfeits), -- or 0-0 "
+                                  "(both forfeit); the first mover's side first")
     v.add_argument("--score", help="the game's score A:B (first mover's first)")
-    v.add_argument("--reason", help="why (a forfeit, an adjudication)")
+    v.add_argument("--reason", help="the game's reason (docs/tournament.md lists them)")
+    v.add_argument("--replace", metavar="WHY",
+                   help="replace the result recorded already, saying why")
 
-    v = verb("import", cmd_import, "record results from finished games' journals")
-    v.add_argument("journals", nargs="+")
+    v = verb("import", cmd_import, "record results from finished games' journals (verified)")
+    v.add_argument("journals", nargs="+", help="journals, or folders of them")
+    v.add_argument("--replace", metavar="WHY",
+                   help="replace results recorded already, saying why")
+    journal_keys(v)
 
-    verb("show", cmd_show, "players and rounds")
+    v = verb("collect", cmd_collect, "record the results of every journal in folders copied "
+             "from the tables (USB stick, scp), for every tournament in --dir",
+             tournament=False)
+    v.add_argument("folders", nargs="+", help="folders (or journals) copied from the tables")
+    v.add_argument("--replace", metavar="WHY",
+                   help="replace results recorded already, saying why")
+    journal_keys(v)
 
-    v = verb("standings", cmd_standings, "standings with the game's own points and tie-breaks",
+    v = verb("show", cmd_show, "players and rounds")
+    v.add_argument("--key", help=argparse.SUPPRESS)
+    v.set_defaults(key_is_arbiter=True)
+
+    v = verb("standings", cmd_standings, "standings: points, then the tie-breaks",
              tournament=False)
     v.add_argument("tournament", nargs="?", help="its name or file (or use --journals)")
-    v.add_argument("--journals", nargs="+", help="finished games' journals (no key needed)")
+    v.add_argument("--journals", nargs="+",
+                   help="count the results these finished games' journals give (verified), "
+                        "for their tournaments in --dir")
+    v.add_argument("--round", type=int, help="after this round (default: the last paired)")
     v.add_argument("--csv", help="write the standings as CSV here")
     v.add_argument("--html", help="write printable standings here")
     v.add_argument("--trf", help="write FIDE TRF-2016 here")
+    journal_keys(v)
+
+    v = verb("sheet", cmd_sheet, "a printable round sheet (pairings, results, standings after "
+             "the round)")
+    v.add_argument("--round", type=int, help="default: the last paired")
+    v.add_argument("--html", required=True)
+
+    v = verb("history", cmd_history, "the trail: every change, when, who, what and why")
+    v.add_argument("--key", help="the arbiter's public key (as --arbiter-key)")
+    v.set_defaults(key_is_arbiter=True)
+
+    v = verb("verify", cmd_verify, "check the tournament file's chain and signatures (as "
+             "`companion verify`) and each result's journal when it is here")
+    v.add_argument("--key", help="the arbiter's public key (as --arbiter-key)")
+    v.add_argument("--keyring", help="the tables' keyring, for the journals")
+    v.set_defaults(key_is_arbiter=True)
+
+    v = verb("upgrade", cmd_upgrade, "make the signed file of a version 1 .tournament.json",
+             tournament=False, arbiter=False)
+    v.add_argument("old", help="the version 1 file")
 
     v = verb("correct", cmd_correct, "an arbiter's correction to a finished game's journal "
-             "(after the PIN)", tournament=False)
+             "(after the PIN)", tournament=False, arbiter=False)
     v.add_argument("journal")
     v.add_argument("--what", required=True, help="the correction (see docs/tournament.md)")
     v.add_argument("--reason", required=True, help="why: every correction says why")
     v.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a field of the correction (tile=17, player=yellow, ...)")
-    v.add_argument("--config", help="config file with [arbiter] pin_hash")
     v.add_argument("--pin-stdin", action="store_true", help="read the PIN from standard input")
-
-    v = verb("sheet", cmd_sheet, "a printable round sheet (pairings, results, standings)")
-    v.add_argument("--round", type=int, help="default: the last paired")
-    v.add_argument("--html", required=True)

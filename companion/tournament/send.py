@@ -1,11 +1,12 @@
 """A round's pairings sent to the tables over MQTT, each as a signed arbiter command.
 
-``companion tournament pair --send --config FILE`` (and the demo, and the page's manual
-assignment) call :func:`send_pairings`: one command per game of the round (a bye stays on the
-arbiter's sheet), signed with the arbiter's key (``[arbiter] key_file``), to the table with the
-game's board number. The tables answer on their ``reply`` topic (shown, refused and why,
-started); :func:`send_pairings` waits a few seconds for those answers and returns them, so the
-arbiter sees at once which table did not hear its pairing.
+``companion tournament pair --send`` and ``companion tournament send T --round N`` (and the
+demo) call :func:`send_pairings`: one command per game of the round (a bye stays on the
+arbiter's sheet), signed with the arbiter's key (:func:`companion.arbiter.signing.arbiter_key`:
+``[arbiter] key_file``, by default ``arbiter.key`` in the arbiter's data folder), to the table
+the tournament file pairs the game at. The tables answer on their ``reply`` topic (shown,
+refused and why, started); :func:`send_pairings` waits a few seconds for those answers and
+returns them, so the arbiter sees at once which table did not hear its pairing.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from companion.arbiter import topics
 from companion.arbiter.commands import make_pairing_command
 from companion.arbiter.mqtt import make_client, success
 from companion.arbiter.settings import MqttSettings
+from companion.i18n import _
 from companion.keys import SigningKey
 from companion.tournament.model import Round, Tournament
 
@@ -37,25 +39,28 @@ class Sent:
     answer: Mapping[str, Any] | None = None
 
     def line(self) -> str:
-        head = f"table {self.table}: {self.first} - {self.second}: "
+        head = _("table {table}: {first} - {second}: ").format(
+            table=self.table, first=self.first, second=self.second)
         if self.answer is None:
-            return head + "no answer from the table (is it on and connected?)"
-        verdict = "ok" if self.answer.get("ok") else "refused"
+            return head + _("no answer from the table (is it on and connected?)")
+        verdict = _("ok") if self.answer.get("ok") else _("refused")
         return head + f"{verdict}: {self.answer.get('detail', '')}"
 
 
-def pairing_bodies(t: Tournament, r: Round) -> list[tuple[int, dict[str, Any]]]:
-    """Each table's pairing of round ``r`` (byes have no table to send to)."""
+def pairing_bodies(t: Tournament, r: Round, board: int | None = None
+                   ) -> list[tuple[int, dict[str, Any]]]:
+    """Each table's pairing of round ``r`` (only board ``board``'s when given; byes have no
+    table to send to)."""
     out = []
     for g in r.games:
-        if g.second is None:
+        if board is not None and g.board != board:
             continue
         out.append((g.table, {
             "tournament": t.name,
             "round": r.number,
-            "board": g.table,
-            "first": t.player(g.first).name,
-            "second": t.player(g.second).name,
+            "board": g.board,
+            "first": t.players[g.first].name,
+            "second": t.players[g.second].name,
             "game": t.game,
         }))
     return out

@@ -1,11 +1,20 @@
-"""Standings and round sheets as CSV and printable HTML (one page each, print-ready CSS)."""
+"""Standings and round sheets as CSV, printable HTML and terminal text (all from one
+:func:`~companion.tournament.standings.standings` table).
+
+The CSV is the one writer of standings CSV (``tournament standings --csv`` and the page's
+``/standings.csv``). A spreadsheet runs a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab
+or a carriage return as a formula, so such a cell is written with a single quote in front
+(OWASP's CSV injection advice); a plain number (``-3``, ``2.5``) is left as it is.
+"""
 
 from __future__ import annotations
 
 import csv
 import html
 import io
+import re
 
+from companion.i18n import _
 from companion.tournament.model import Round, Tournament
 from companion.tournament.standings import Table
 
@@ -26,6 +35,9 @@ th small { font-weight: normal; color: #444; display: block; }
   tr { page-break-inside: avoid; }
 }
 """
+#: What a spreadsheet takes for the start of a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 def number(v: float) -> str:
@@ -38,19 +50,30 @@ def number(v: float) -> str:
     return f"{v:g}"
 
 
+def neutral(cell: object) -> str:
+    """A CSV cell a spreadsheet shows as text, never runs as a formula."""
+    text = str(cell)
+    if text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 def standings_csv(table: Table) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["rank", "name", *(f"{c.key} ({c.unit})" for c in table.columns), "played"])
+    rows = [["rank", "name", *(f"{c.key} ({c.unit})" for c in table.columns), "played"]]
     for r in table.rows:
-        w.writerow([r.rank, r.name, *(f"{r.values[c.key]:g}" for c in table.columns), r.played])
+        rows.append([str(r.rank), r.name, *(f"{r.values[c.key]:g}" for c in table.columns),
+                     str(r.played)])
+    for row in rows:
+        w.writerow([neutral(cell) for cell in row])
     return out.getvalue()
 
 
 def _page(title: str, body: list[str]) -> str:
     e = html.escape
     return "\n".join([
-        "<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>",
+        "<!DOCTYPE html>", "<html><head><meta charset='utf-8'>",
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>", *body, "</body></html>",
     ]) + "\n"
 
@@ -58,75 +81,86 @@ def _page(title: str, body: list[str]) -> str:
 def _standings_table(table: Table) -> list[str]:
     e = html.escape
     head = "".join(f"<th>{e(c.title)}<small>{e(c.unit)}</small></th>" for c in table.columns)
-    out = [f"<table class='standings'><tr><th>Rank</th><th>Name</th>{head}<th>Played</th></tr>"]
+    rank, name, played = _("Rank"), _("Name"), _("Played")
+    out = [f"<table class='standings'><tr><th>{e(rank)}</th><th>{e(name)}</th>"
+           f"{head}<th>{e(played)}</th></tr>"]
     for r in table.rows:
         cells = "".join(f"<td class='n' data-col='{e(c.key)}'>{number(r.values[c.key])}</td>"
                         for c in table.columns)
         out.append(f"<tr><td class='n'>{r.rank}</td><td>{e(r.name)}</td>{cells}"
                    f"<td class='n'>{r.played}</td></tr>")
     out.append("</table>")
-    out.append("<div class='legend'><p>Ranked by the columns from left to right; "
-               "players equal on all share a rank.</p><ul>")
+    ranked = _("Ranked by the columns from left to right; players equal on all share a rank.")
+    out.append(f"<div class='legend'><p>{e(ranked)}</p><ul>")
     out += [f"<li>{e(line)}</li>" for line in table.legend()]
     out.append("</ul></div>")
     return out
 
 
-def standings_html(table: Table, *, title: str = "", after: int | None = None) -> str:
+def standings_html(table: Table) -> str:
     e = html.escape
-    heading = title or f"{table.title} standings"
-    sub = f"after round {after}" if after else ""
-    return _page(heading, [f"<h1>{e(heading)}</h1>", f"<p class='sub'>{e(table.title)}"
-                           f"{': ' + e(sub) if sub else ''}</p>", *_standings_table(table)])
+    heading = _("{tournament}: standings").format(tournament=table.tournament or table.title)
+    sub = _("{game}, after round {round}").format(game=table.title, round=table.after)
+    return _page(heading, [f"<h1>{e(heading)}</h1>", f"<p class='sub'>{e(sub)}</p>",
+                           *_standings_table(table)])
 
 
-def result_text(t: Tournament, r: Round, table_no: int) -> str:
-    g = next(g for g in r.games if g.table == table_no)
-    if g.second is None:
-        return f"bye ({number(t.bye_points)})"
-    if g.result is None:
+def result_text(t: Tournament, r: Round, board: int) -> str:
+    g = r.board(board)
+    if g is None or g.result is None:
         return ""
-    a, b = g.result.codes()
-    text = {"1": "1", "0": "0", "=": "½", "+": "+", "-": "−"}
-    out = f"{text[a]}–{text[b]}"
-    if g.result.score is not None:
-        out += f" ({g.result.score[0]}:{g.result.score[1]})"
-    return out
+    return g.result.text()
+
+
+def bye_text(t: Tournament, kind: str) -> str:
+    if kind == "pab":
+        return _("bye ({points})").format(points=number(t.settings.bye_points))
+    if kind == "half":
+        return _("requested bye (½)")
+    if kind == "zero":
+        return _("requested bye (0)")
+    return _("absent")
 
 
 def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
-    """The round's pairings (table, who moves first, who second, the result when known), and
-    the standings when given: the sheet pinned on the wall."""
+    """The round's pairings (board, table, who moves first, who second, the result when
+    known), byes, and the standings after this round when given: the sheet on the wall."""
     e = html.escape
-    body = [f"<h1>{e(t.name)}: round {r.number} of {t.rounds}</h1>",
+    title = _("{tournament}: round {round} of {rounds}").format(
+        tournament=t.name, round=r.number, rounds=t.rounds)
+    body = [f"<h1>{e(title)}</h1>",
             f"<p class='sub'>{e(table.title if table else t.game)}, {e(t.system)}</p>",
-            "<table class='pairings'><tr><th>Table</th><th>Moves first</th>"
-            "<th>Moves second</th><th>Result</th></tr>"]
+            "<table class='pairings'><tr>" + "".join(
+                f"<th>{e(label)}</th>" for label in (_("Board"), _("Table"), _("Moves first"),
+                                                     _("Moves second"), _("Result"))) + "</tr>"]
     for g in r.games:
-        first = t.player(g.first).name
-        second = t.player(g.second).name if g.second is not None else "— bye —"
-        label = str(g.table) if g.second is not None else ""
-        body.append(f"<tr><td class='n'>{label}</td><td>{e(first)}</td><td>{e(second)}</td>"
-                    f"<td>{e(result_text(t, r, g.table))}</td></tr>")
+        body.append(f"<tr><td class='n'>{g.board}</td><td class='n'>{g.table}</td>"
+                    f"<td>{e(t.players[g.first].name)}</td><td>{e(t.players[g.second].name)}"
+                    f"</td><td>{e(result_text(t, r, g.board))}</td></tr>")
+    for b in r.byes:
+        body.append(f"<tr><td></td><td></td><td>{e(t.players[b.player].name)}</td>"
+                    f"<td>{e(bye_text(t, b.kind))}</td><td></td></tr>")
     body.append("</table>")
     if table is not None:
-        body.append("<h2>Standings</h2>")
+        after = _("Standings after round {round}").format(round=table.after)
+        body.append(f"<h2>{e(after)}</h2>")
         body += _standings_table(table)
     return _page(f"{t.name} round {r.number}", body)
 
 
 def pairings_text(t: Tournament, r: Round) -> str:
     """The round as the terminal shows it."""
-    lines = [f"{t.name}: round {r.number} of {t.rounds}"]
+    lines = [_("{tournament}: round {round} of {rounds}").format(
+        tournament=t.name, round=r.number, rounds=t.rounds)]
     for g in r.games:
-        first = t.player(g.first).name
-        if g.second is None:
-            lines.append(f"  bye       {first} ({number(t.bye_points)} point)")
-            continue
-        second = t.player(g.second).name
-        res = result_text(t, r, g.table)
-        lines.append(f"  table {g.table:2d}  {first} (moves first) - {second}"
-                     + (f"   {res}" if res else ""))
+        res = result_text(t, r, g.board)
+        lines.append(_("  board {board} (table {table})  {first} (moves first) - {second}")
+                     .format(board=g.board, table=g.table, first=t.players[g.first].name,
+                             second=t.players[g.second].name) + (f"   {res}" if res else ""))
+    for b in r.byes:
+        lines.append(f"  {bye_text(t, b.kind)}: {t.players[b.player].name}")
+    for w in r.warnings:
+        lines.append(_("  warning: {text}").format(text=w))
     return "\n".join(lines)
 
 
@@ -134,10 +168,11 @@ def standings_text(table: Table) -> str:
     cols = table.columns
     width = max([4] + [len(r.name) for r in table.rows])
     head = "  ".join(f"{c.title:>{max(len(c.title), 6)}}" for c in cols)
-    lines = [f"{'rank':>4}  {'name':<{width}}  {head}  played"]
+    rank, name, played = _("rank"), _("name"), _("played")
+    lines = [f"{rank:>4}  {name:<{width}}  {head}  {played}"]
     for r in table.rows:
         vals = "  ".join(f"{number(r.values[c.key]):>{max(len(c.title), 6)}}" for c in cols)
-        lines.append(f"{r.rank:>4}  {r.name:<{width}}  {vals}  {r.played:>6}")
+        lines.append(f"{r.rank:>4}  {r.name:<{width}}  {vals}  {r.played:>{len(played)}}")
     lines.append("")
     lines += table.legend()
     return "\n".join(lines)

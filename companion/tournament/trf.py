@@ -1,12 +1,15 @@
-"""FIDE TRF-2016 (Tournament Report File), written and read.
+"""FIDE TRF-2016 (Tournament Report File), written and read: the one TRF writer.
 
-What chess pairing programs exchange (bbpPairings and JaVaFo read it): one ``012`` line with the
-tournament's name, ``XXR`` with the number of rounds (the engines' extension), and one ``001``
-line per player, in fixed columns: starting number (5-8), name (15-47), rating (49-52), points
-(81-84), rank (86-89), then 10 columns per round from column 92: the opponent's starting number
-(``0000`` for a bye), the colour (``w`` moved first, ``b`` second, ``-`` none) and the result
-(``1``, ``0``, ``=``; ``+``/``-`` by forfeit; ``U`` a bye given by the pairing), and ``BBU``
-with the points of a bye when they are not 1 (bbpPairings' extension).
+What chess pairing programs exchange (bbpPairings and JaVaFo read it), written from the
+tournament file: one ``012`` line with the tournament's name, ``XXR`` with the number of
+rounds (the engines' extension), and one ``001`` line per player in starting-number order, in
+fixed columns: starting number (5-8), name (15-47), rating (49-52), points (81-84), rank
+(86-89), then 10 columns per round from column 92: the opponent's starting number (``0000``
+without a game), the colour (``w`` moved first, ``b`` second, ``-`` none) and the result
+(``1``, ``0``, ``=``; ``+``/``-`` by forfeit; ``U`` a pairing-allocated bye, ``H`` a half-point
+bye or missed round, ``Z`` a zero-point bye, an absence), and ``BBU`` with the points of a
+pairing-allocated bye when they are not 1 (bbpPairings' extension). A game without its result
+yet is left blank. The ranks are the standings' (:mod:`.standings`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.tournament.model import Tournament
-from companion.tournament.pairing import scores
 
 
 @dataclass
@@ -28,34 +30,32 @@ class TrfPlayer:
 
 
 def to_trf(t: Tournament, ranks: dict[int, int] | None = None) -> str:
-    """The tournament as TRF-2016 (rounds paired so far; games without a result left blank)."""
-    points = scores(t)
+    """The tournament as TRF-2016 (rounds paired so far); ``ranks`` by player id (default:
+    the standings')."""
     if ranks is None:
-        order = sorted(t.players, key=lambda p: (-points[p.number], p.number))
-        ranks = {p.number: i for i, p in enumerate(order, start=1)}
+        from companion.tournament.standings import standings
+
+        ranks = {row.id: row.rank for row in standings(t).rows}
+    numbers = t.start_numbers()
+    points = t.points()
+    entries = t.entries()
     lines = [f"012 {t.name}", f"XXR {t.rounds}"]
-    if t.bye_points != 1.0:  # bbpPairings' points for a pairing-allocated bye (default 1)
-        lines.append(f"BBU {t.bye_points:.1f}")
-    per: dict[int, dict[int, tuple[int, str, str]]] = {p.number: {} for p in t.players}
-    for r in t.played:
-        for g in r.games:
-            if g.second is None:
-                per[g.first][r.number] = (0, "-", "U")
-            elif g.result is not None:
-                a, b = g.result.codes()
-                per[g.first][r.number] = (g.second, "w", a)
-                per[g.second][r.number] = (g.first, "b", b)
-    for p in t.players:
+    if t.settings.bye_points != 1.0:  # bbpPairings' points for a pairing-allocated bye
+        lines.append(f"BBU {t.settings.bye_points:.1f}")
+    for p in sorted(t.players.values(), key=lambda p: numbers[p.id]):
         name = p.name.encode("ascii", "replace").decode("ascii")
-        line = (f"001 {p.number:4d} {'':1}{'':3} {name:<33.33} {p.rating or 0:4d} {'':3} "
-                f"{'':11} {'':10} {points[p.number]:4.1f} {ranks.get(p.number, 0):4d}")
+        line = (f"001 {numbers[p.id]:4d} {'':1}{'':3} {name:<33.33} {p.rating or 0:4d} {'':3} "
+                f"{'':11} {'':10} {points[p.id]:4.1f} {ranks.get(p.id, 0):4d}")
         for n in range(1, len(t.played) + 1):
-            got = per[p.number].get(n)
-            if got is None:
-                line += "  0000 - -" if p.withdrawn else " " * 10
-                continue
-            opp, colour, code = got
-            line += f"  {opp:04d} {colour} {code}" if opp == 0 else f"  {opp:4d} {colour} {code}"
+            e = entries[p.id][n]
+            if e.kind == "game":
+                if not e.code:
+                    line += " " * 10
+                    continue
+                assert e.opponent is not None
+                line += f"  {numbers[e.opponent]:4d} {e.colour} {e.code}"
+            else:
+                line += f"  0000 - {e.code}"
         lines.append(line.rstrip())
     return "\n".join(lines) + "\n"
 

@@ -208,18 +208,6 @@ def test_a_correction_needs_a_reason(club: Club) -> None:
     assert status == 400 and "reason" in answer["detail"]
 
 
-def test_standings_and_the_round_sheet_from_the_tables_results(club: Club) -> None:
-    for sim, winner in zip(club.tables, ("red", "tie"), strict=True):
-        sim.station.note("round 1", fields={"round": 1})
-        sim.station.correct({"what": "result", "winner": winner, "reason": "x"}, auth="pin")
-    assert wait_until(lambda: len(club.client.results()) == 2)
-    csv_text = club.get("/standings.csv")
-    assert csv_text.splitlines()[1].startswith("1,Red1,1,")
-    sheet = club.get("/round/1.html")
-    assert "Red2" in sheet and "½–½" in sheet
-    assert club.get("/results.trf").count("\n001 ") == 4
-
-
 def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 

@@ -174,7 +174,7 @@ def test_a_huge_content_length_is_refused_before_any_body_is_read(
 
 def test_security_headers_on_every_answer(page: tuple[ArbiterServer, Recorder]) -> None:
     server, _ = page
-    for path in ("/arbiter", "/api/state", "/standings.csv"):
+    for path in ("/arbiter", "/api/state", "/api/tournament"):
         with urllib.request.urlopen(base(server) + path, timeout=10) as answer:
             csp = answer.headers["Content-Security-Policy"]
             assert "frame-ancestors 'none'" in csp and "default-src 'none'" in csp

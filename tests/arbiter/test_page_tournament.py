@@ -1,26 +1,33 @@
-"""The arbiter's page shows the tournament (name, round, pairings, links to the exports), each
-table's answer to a command and when an offline table was last seen, and assigns a pairing to a
-table by hand (PIN, CSRF and the pairing's fields checked, then sent signed)."""
+"""The arbiter's page shows every tournament of its folder under its own name, with standings,
+TRF and round sheets drawn from the tournament files (the CLI's own writers), each table's
+answers and when an offline table was last seen, and assigns a pairing only through the
+tournament file (PIN, CSRF and the pairing's fields checked, then sent signed)."""
 
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from companion.arbiter.pin import hash_pin
 from companion.arbiter.sealing import seal
 from companion.arbiter.settings import ArbiterSettings
+from companion.arbiter.signing import arbiter_key
 from companion.arbiter.view import ArbiterView
 from companion.arbiter.web import ArbiterServer, page
+from companion.config import defaults
 from companion.keys import SigningKey
-from companion.tournament import pairing, store
-from companion.tournament.model import Tournament
-from tests.arbiter.keys import ARBITER, TABLES, enrolled
+from companion.tournament import sheets, store
+from companion.tournament.standings import standings
+from tests.arbiter.keys import TABLES, enrolled
 from tests.arbiter.test_page import PageSession
 from tests.arbiter.test_page_security import PIN, Recorder
+from tests.tournament import helpers
 
 
 class PairingRecorder(Recorder):
@@ -34,40 +41,105 @@ class PairingRecorder(Recorder):
         return {"nonce": f"{len(self.pairings):032x}"}
 
 
-def club(tmp_path: Path) -> Path:
-    t = Tournament(name="Thursday club", game="tantrix", system="round-robin", rounds=3)
-    for name in ("Ada", "Bob", "Cleo", "Dan"):
-        t.add_player(name)
-    t.played.append(pairing.next_round(t))
-    return store.save(t, tmp_path / "club.tournament.json")
+@pytest.fixture
+def evening(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Two tournaments in the arbiter's folder: a Tantrix round robin (round 1 paired at tables
+    1-2) and a Tamsk one at tables 3-4 (round 1 paired and played)."""
+    helpers.laptop(monkeypatch, tmp_path)
+    helpers.club(tmp_path, game="tantrix", name="Thursday club", names=("Ada", "Bob", "Cleo",
+                                                                        "Dan"))
+    assert helpers.run(["tournament", "pair", "Thursday club", "--dir", str(tmp_path)]) == 0
+    d = str(tmp_path)
+    assert helpers.run(["tournament", "new", "Tamsk cup", "--game", "tamsk", "--system",
+                        "round-robin", "--rounds", "3", "--first-table", "3", "--dir", d]) == 0
+    for name in ("Eva", "Fay", "Gil", "Hal"):
+        assert helpers.run(["tournament", "add-player", "Tamsk cup", name, "--dir", d]) == 0
+    assert helpers.run(["tournament", "pair", "Tamsk cup", "--dir", d]) == 0
+    for board, typed in ((1, "1-0"), (2, "0-1")):
+        assert helpers.run(["tournament", "result", "Tamsk cup", "--round", "1", "--board",
+                            str(board), typed, "--score", "20:25" if typed == "1-0"
+                            else "25:20", "--dir", d]) == 0
+    return tmp_path
 
 
-def serve(tmp_path: Path) -> tuple[ArbiterServer, PairingRecorder]:
+@pytest.fixture
+def served(evening: Path) -> Iterator[tuple[ArbiterServer, PairingRecorder]]:
     source = PairingRecorder()
-    settings = ArbiterSettings(pin_hash=hash_pin(PIN))
-    server = ArbiterServer(source, settings, port=0, signing_key=ARBITER,
-                           tournament_file=club(tmp_path))
-    return server.start(), source
-
-
-def test_the_page_shows_the_tournament_name_round_and_pairings(tmp_path: Path) -> None:
-    server, _ = serve(tmp_path)
+    server = ArbiterServer(source, ArbiterSettings(pin_hash=hash_pin(PIN)), port=0,
+                           signing_key=arbiter_key(defaults()), tournament_dir=evening)
+    server.start()
     try:
-        url = f"http://127.0.0.1:{server.port}/api/tournament"
-        with urllib.request.urlopen(url, timeout=10) as answer:
-            info = json.load(answer)
+        yield server, source
     finally:
         server.stop()
-    assert (info["name"], info["round"], info["rounds"]) == ("Thursday club", 1, 3)
-    assert len(info["pairings"]) == 2
-    assert {p["first"] for p in info["pairings"]} | {p["second"] for p in info["pairings"]} == {
-        "Ada", "Bob", "Cleo", "Dan"}
 
 
-def test_the_page_links_the_standings_the_round_sheet_and_the_trf() -> None:
-    html = page(arbiter=False)
-    for link in ('href="/standings.csv"', 'href="/results.trf"', 'id="sheet"'):
-        assert link in html
+def get(server: ArbiterServer, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}", timeout=10) as a:
+            return a.status, a.read().decode()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+
+
+def cli_csv(evening: Path, name: str) -> str:
+    t = store.load(store.path_for(name, evening), arbiter_key(defaults()).public)
+    return sheets.standings_csv(standings(t))
+
+
+def test_the_page_shows_every_tournament_under_its_name(
+    served: tuple[ArbiterServer, PairingRecorder]
+) -> None:
+    status, text = get(served[0], "/api/tournament")
+    info = json.loads(text)
+    assert status == 200
+    assert [(t["name"], t["round"], t["rounds"]) for t in info["tournaments"]] == [
+        ("Tamsk cup", 1, 3), ("Thursday club", 1, 3)]
+    tamsk = info["tournaments"][0]
+    assert [(p["board"], p["table"], p["text"]) for p in tamsk["pairings"]] == [
+        (1, 3, "1-0 (20:25)"), (2, 4, "0-1 (25:20)")]
+    assert tamsk["links"]["csv"] == "/standings.csv?t=Tamsk-cup"
+
+
+def test_the_page_s_standings_csv_is_the_command_line_s(
+    served: tuple[ArbiterServer, PairingRecorder], evening: Path
+) -> None:
+    server = served[0]
+    for slug, name in (("Tamsk-cup", "Tamsk cup"), ("Thursday-club", "Thursday club")):
+        status, text = get(server, f"/standings.csv?t={slug}")
+        assert status == 200 and text == cli_csv(evening, name)
+    status, text = get(server, "/standings.csv")
+    assert status == 400 and "?t=Tamsk-cup" in text  # two tournaments: say which
+    assert get(server, "/standings.csv?t=nothing")[0] == 404
+
+
+def test_the_round_sheet_and_the_trf_come_from_the_file(
+    served: tuple[ArbiterServer, PairingRecorder]
+) -> None:
+    status, sheet = get(served[0], "/round/1.html?t=Tamsk-cup")
+    assert status == 200 and "Tamsk cup: round 1 of 3" in sheet
+    assert "Standings after round 1" in sheet and "1-0 (20:25)" in sheet
+    status, trf = get(served[0], "/results.trf?t=Tamsk-cup")
+    assert status == 200 and trf.startswith("012 Tamsk cup\n") and trf.count("\n001 ") == 4
+    assert get(served[0], "/round/2.html?t=Tamsk-cup")[0] == 404
+
+
+def test_a_forged_tournament_file_shows_why_and_gives_no_standings(
+    served: tuple[ArbiterServer, PairingRecorder], evening: Path
+) -> None:
+    path = store.path_for("Tamsk cup", evening)
+    path.write_text(path.read_text().replace('"Eva"', '"Eve"'))
+    info = json.loads(get(served[0], "/api/tournament")[1])
+    tamsk = next(t for t in info["tournaments"] if t["slug"] == "Tamsk-cup")
+    assert "refused as `companion verify` refuses it" in tamsk["problem"]
+    status, text = get(served[0], "/standings.csv?t=Tamsk-cup")
+    assert status == 409 and "ALTERED OR DAMAGED" in text
+
+
+def test_the_page_has_a_place_for_every_tournament_and_its_exports() -> None:
+    html = page(arbiter=True)
+    assert 'id="tournaments"' in html and 'data-link="csv"' in html
+    assert 'data-link="trf"' in html and '<select name="tournament">' in html
 
 
 def test_every_correction_field_has_a_hint() -> None:
@@ -76,22 +148,63 @@ def test_every_correction_field_has_a_hint() -> None:
     assert form.count("<label") == form.count("<label title=")
 
 
-def test_a_pairing_is_assigned_from_the_page_with_the_pin(tmp_path: Path) -> None:
-    server, source = serve(tmp_path)
-    body = {"tournament": "Thursday club", "round": 1, "board": 2, "first": "Ada",
-            "second": "Bob", "game": "tantrix"}
-    try:
-        session = PageSession(f"http://127.0.0.1:{server.port}")
-        status, answer = session.post("/api/pairing", {"pairing": body})
-        assert status == 401 and source.pairings == []
-        status, answer = session.post("/api/pairing", {"pairing": {**body, "round": 0},
-                                                        "pin": PIN})
-        assert status == 400 and "round" in answer["detail"] and source.pairings == []
-        status, answer = session.post("/api/pairing", {"pairing": body, "pin": PIN})
-    finally:
-        server.stop()
+def pairing(**more: Any) -> dict[str, Any]:
+    return {"tournament": "Thursday club", "round": 1, "board": 1, "first": "Ada",
+            "second": "Dan", "game": "tantrix", **more}
+
+
+def test_a_pairing_of_the_file_is_sent_to_its_table_with_the_pin(
+    served: tuple[ArbiterServer, PairingRecorder]
+) -> None:
+    server, source = served
+    session = PageSession(f"http://127.0.0.1:{server.port}")
+    status, answer = session.post("/api/pairing", {"pairing": pairing()})
+    assert status == 401 and source.pairings == []
+    status, answer = session.post("/api/pairing", {"pairing": pairing(round=0), "pin": PIN})
+    assert status == 400 and "round" in answer["detail"] and source.pairings == []
+    status, answer = session.post("/api/pairing", {"pairing": pairing(), "pin": PIN})
     assert status == 202 and answer["ok"]
-    assert source.pairings == [(2, body)]
+    assert source.pairings == [(1, {**pairing(), "board": 1})]
+
+
+@pytest.mark.parametrize("wrong,why", [
+    ({"first": "Dan", "second": "Ada"}, "Ada moves first in round 1"),
+    ({"first": "Ada", "second": "Bob"}, "round 1 does not pair Ada - Bob"),
+    ({"round": 2}, "round 2 of Thursday club is not paired"),
+    ({"tournament": "Spring open"}, "no tournament called Spring open"),
+    ({"game": "tamsk"}, "Thursday club plays tantrix"),
+    ({"board": 2}, "table 2 plays board 2"),
+])
+def test_a_pairing_the_file_contradicts_is_refused(
+    served: tuple[ArbiterServer, PairingRecorder], wrong: dict[str, Any], why: str
+) -> None:
+    server, source = served
+    session = PageSession(f"http://127.0.0.1:{server.port}")
+    status, answer = session.post("/api/pairing", {"pairing": pairing(**wrong), "pin": PIN})
+    assert status == 409 and why in answer["detail"] and source.pairings == []
+
+
+def test_a_pairing_sent_to_a_free_table_pairs_the_round_again_in_the_file(
+    served: tuple[ArbiterServer, PairingRecorder], evening: Path
+) -> None:
+    server, source = served
+    session = PageSession(f"http://127.0.0.1:{server.port}")
+    status, _ = session.post("/api/pairing", {"pairing": pairing(board=7), "pin": PIN})
+    assert status == 202 and source.pairings == [(7, {**pairing(), "board": 1})]
+    t = store.load(store.path_for("Thursday club", evening), arbiter_key(defaults()).public)
+    assert t.round(1).board(1).table == 7  # type: ignore[union-attr]
+    assert (t.trail[-1].ev, t.trail[-1].via) == ("repair", "page")
+
+
+def test_a_round_with_results_keeps_its_tables(
+    served: tuple[ArbiterServer, PairingRecorder]
+) -> None:
+    server, source = served
+    session = PageSession(f"http://127.0.0.1:{server.port}")
+    body = {"tournament": "Tamsk cup", "round": 1, "board": 9, "first": "Eva", "second": "Hal",
+            "game": "tamsk"}
+    status, answer = session.post("/api/pairing", {"pairing": body, "pin": PIN})
+    assert status == 409 and "board 1 stays at table 3" in answer["detail"]
 
 
 def test_an_offline_table_s_card_says_when_it_was_last_seen_and_shows_its_answers() -> None:
@@ -111,5 +224,3 @@ def test_an_offline_table_s_card_says_when_it_was_last_seen_and_shows_its_answer
     assert card["status"] == "offline" and card["last_seen"] == 1_790_000_060.0
     assert [(a["verdict"], a["detail"], a["pairing"]) for a in card["answers"]] == [
         ("refused", "no such glass", False), ("accepted", "shown at table 1", True)]
-
-

@@ -4,6 +4,7 @@ OLED, one key starts the game, and its journal header holds the names, round and
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -168,7 +169,11 @@ def test_a_pairing_with_a_bad_field_says_which(field: str, value: Any, why: str)
 
 
 def write_arbiter_config(tmp_path: Path, port: int) -> Path:
-    key = tmp_path / "arbiter.key"
+    """The arbiter's laptop: the test's fixed arbiter key where `companion keys init
+    --arbiter` puts it (``$XDG_DATA_HOME/companion/arbiter/arbiter.key``), and a config with
+    only the broker: ``pair --send`` finds the key in its default place."""
+    key = tmp_path / "data" / "companion" / "arbiter" / "arbiter.key"
+    key.parent.mkdir(parents=True)
     pem = ARBITER._private.private_bytes(  # the test's fixed arbiter key, as a key file
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption(),
@@ -176,14 +181,14 @@ def write_arbiter_config(tmp_path: Path, port: int) -> Path:
     key.write_bytes(pem)
     key.chmod(0o600)
     config = tmp_path / "arbiter.toml"
-    config.write_text(f'[arbiter]\nkey_file = "{key}"\n\n'
-                      f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n')
+    config.write_text(f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {port}\n')
     return config
 
 
 def companion(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "XDG_DATA_HOME": str(cwd / "data")}
     return subprocess.run([sys.executable, "-m", "companion.cli", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, env=env)
 
 
 def test_tournament_pair_send_reaches_a_running_table(tmp_path: Path, broker: Broker) -> None:
@@ -213,6 +218,9 @@ def test_tournament_pair_send_reaches_a_running_table(tmp_path: Path, broker: Br
                          "--wait", "15", cwd=tmp_path)
         assert sent.returncode == 0, sent.stderr + sent.stdout
         assert "table 1:" in sent.stdout and "waiting for the players" in sent.stdout
+        again = companion("tournament", "send", "Club", "--round", "1", "--config",
+                          str(arbiter), "--wait", "15", cwd=tmp_path)
+        assert again.returncode == 0, again.stderr + again.stdout  # sent again, shown again
         assert proc.stdin is not None
         proc.stdin.write(json.dumps({"key": "#"}) + "\n")
         proc.stdin.flush()

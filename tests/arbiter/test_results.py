@@ -23,14 +23,18 @@ KEY = SigningKey.generate()
 WALL0 = 1_790_000_000.0
 
 
-def write(path: Path, header: dict[str, Any], events: list[dict[str, Any]]) -> Path:
-    with JournalWriter.create(path, header) as w:
+def write(path: Path, header: dict[str, Any], events: list[dict[str, Any]],
+          key: SigningKey | None = None) -> Path:
+    with JournalWriter.create(path, header, signer=key) as w:
         for body in events:
             w.append({**body, "wall": WALL0 + body.get("t", 0.0), "src": "table"})
     return path
 
 
-def tamsk_game(tmp_path: Path, *, result: dict[str, Any] | None = None) -> Path:
+def tamsk_game(tmp_path: Path, *, result: dict[str, Any] | None = None,
+               key: SigningKey | None = None) -> Path:
+    """Ann (red) against Bob at table 2, round 1: red drops a ring and wins on rings (signed
+    with ``key``, table 2's, when given)."""
     header = {"game": "tamsk", "level": 3, "table": 2, "round": 1, "wall0": WALL0,
               "names": {"red": "Ann", "black": "Bob"}}
     events: list[dict[str, Any]] = [
@@ -39,7 +43,10 @@ def tamsk_game(tmp_path: Path, *, result: dict[str, Any] | None = None) -> Path:
         {"t": 6.0, "ev": "release", "glass": "b1", "to": "c1"},
     ]
     events.append(result or {"t": 30.0, "ev": "end"})
-    return write(tmp_path / "game.jsonl", header, events)
+    if key is not None:  # as a table writes it: the final record ends a finished game
+        events.append({"t": 30.0, "ev": "note", "text": "game over: the journal is complete",
+                       "final": {"winner": "red", "reason": "rings"}})
+    return write(tmp_path / "game.jsonl", header, events, key)
 
 
 def test_a_result_is_worked_out_from_the_journal(tmp_path: Path) -> None:
@@ -131,13 +138,15 @@ def test_a_tantrix_result_counts_the_score_margin(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- disputes
 
 
-def overrun(tmp_path: Path) -> Path:
-    """Red moves; red turns the 15 s timer against black at 4.0; black never lifts."""
-    return write(tmp_path / "overrun.jsonl", {"game": "tamsk", "level": 3, "wall0": WALL0}, [
+def overrun(tmp_path: Path, key: SigningKey | None = None) -> Path:
+    """Red moves; red turns the 15 s timer against black at 4.0; black never lifts (table 2's
+    game, signed with ``key`` when given)."""
+    header = {"game": "tamsk", "level": 3, "table": 2, "wall0": WALL0}
+    return write(tmp_path / "overrun.jsonl", header, [
         {"t": 3.0, "ev": "release", "glass": "r1", "to": "a2"},
         {"t": 4.0, "ev": "timer15", "player": "red"},
         {"t": 21.0, "ev": "release", "glass": "b1", "to": "c1"},
-    ])
+    ], key)
 
 
 def test_dispute_shows_every_input_with_its_time_and_seq(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from companion.journal import JournalWriter
 from companion.scenario import MalformedInput, parse_lines
 from companion.tantrix.simulate import simulate
-from companion.tournament.standings import record_from_journal
+from tests.tournament.helpers import record_of
 
 HEADER = {"game": "tantrix", "players": ["red", "yellow"]}
 T1 = {"ev": "place", "tile": 1, "q": 0, "r": 0, "rot": 0}
@@ -110,5 +110,5 @@ def test_the_corrected_result_reaches_the_standings(tmp_path: Path) -> None:
     with JournalWriter.create(path, {**HEADER, "names": {"red": "Ann", "yellow": "Bob"}}) as w:
         for i, e in enumerate([T1, DONE, fix("result", winner="yellow")]):
             w.append({"t": float(i), **e})
-    _, record = record_from_journal(path)
+    record = record_of(path)
     assert record.winner == "Bob" and record.reason == "arbiter"

@@ -10,7 +10,6 @@ import pytest
 
 from companion.arbiter.pin import hash_pin
 from companion.simulate import simulate_file
-from companion.tournament.standings import record_from_journal
 from tests.tournament import helpers
 from tests.tournament.helpers import run
 
@@ -35,7 +34,7 @@ def test_the_arbiter_adjusts_a_tantrix_result(tmp_path: Path, config: Path,
     journal = helpers.tantrix(tmp_path / "g.jsonl", "Ann", "Bob")
     assert correct(monkeypatch, config, journal, "2468", "--what", "result", "--reason",
                    "Ann's flag fell", "--set", "winner=yellow", "--set", "forfeit=true") == 0
-    _, record = record_from_journal(journal)  # the hash chain still holds
+    record = helpers.record_of(journal)
     assert record.winner == "Bob" and record.forfeit
 
 

@@ -1,0 +1,260 @@
+"""The tournaments on the arbiter's page: what it shows and exports, drawn from the files.
+
+The page (:mod:`companion.arbiter.web`) asks this module for everything about tournaments, so
+it shows exactly what the command line does: every tournament file of its folder (``--dir``)
+and any given one (``--tournament-file``), each read and checked (:func:`companion.tournament.
+store.read`: the chain and the arbiter's signatures) and ranked by the one standings function.
+
+- ``GET /api/tournament``: every tournament under its name: the round, the pairings and byes,
+  the links to its exports, and the inbox's last lines (results arrived over MQTT);
+- ``GET /standings.csv``, ``/results.trf``, ``/round/N.html`` with ``?t=SLUG`` (the file's
+  name without ``.tournament.jsonl``; not needed when the page shows one tournament): the
+  standings CSV (:func:`companion.tournament.sheets.standings_csv`, the CLI's writer), the
+  TRF (:mod:`companion.tournament.trf`), the round sheet with the standings after that round;
+- the arbiter's "Assign a pairing" (:meth:`TournamentDesk.assign`) goes through the file: the
+  pairing must be one the file pairs in that round (players, who moves first, the game); sent
+  to another table than the file's, while the round has no result, the file is paired again
+  with that table (a signed ``repair`` record, ``via`` ``page``); anything else is refused.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from companion.i18n import _, say
+from companion.keys import PublicKey, SigningKey
+from companion.tournament import store
+from companion.tournament.model import Tournament, TournamentError, name_key
+
+CSV = "text/csv"
+HTML = "text/html"
+TEXT = "text/plain"
+
+
+@dataclass
+class Shown:
+    """One tournament file as the page shows it (or why it cannot)."""
+
+    path: Path
+    tournament: Tournament | None
+    problem: str = ""
+
+    @property
+    def slug(self) -> str:
+        return self.path.name.removesuffix(store.SUFFIX)
+
+
+Answer = tuple[int, str, str]  # HTTP status, content type, body
+
+
+class TournamentDesk:
+    """The page's tournaments: files in ``folder`` and the ``files`` given."""
+
+    def __init__(
+        self,
+        folder: Path | None,
+        files: Sequence[Path] = (),
+        *,
+        public: PublicKey | None,
+        signing: SigningKey | None,
+        inbox: Any = None,
+    ) -> None:
+        self.folder = folder
+        self.files = [Path(f) for f in files]
+        self.public = public if public is not None else (
+            signing.public if signing is not None else None)
+        self.signing = signing
+        self.inbox = inbox
+        self._cache: dict[Path, tuple[tuple[int, int], Shown]] = {}
+
+    def paths(self) -> list[Path]:
+        found = list(self.files)
+        if self.folder is not None:
+            found += [p for p in store.tournament_files(self.folder) if p not in found]
+        return found
+
+    def shown(self) -> list[Shown]:
+        """Every tournament, read again when its file changed."""
+        out = []
+        for path in self.paths():
+            try:
+                st = path.stat()
+                stamp = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                stamp = (0, 0)
+            cached = self._cache.get(path)
+            if cached is not None and cached[0] == stamp:
+                out.append(cached[1])
+                continue
+            item = self._load(path)
+            self._cache[path] = (stamp, item)
+            out.append(item)
+        return out
+
+    def _load(self, path: Path) -> Shown:
+        if self.public is None:
+            return Shown(path, None, _("no arbiter key on this laptop to check the tournament "
+                                       "file with (companion keys init --arbiter)"))
+        try:
+            return Shown(path, store.load(path, self.public))
+        except TournamentError as exc:
+            return Shown(path, None, say(exc.message))
+
+    # ------------------------------------------------------------------ what it shows
+
+    def info(self) -> dict[str, Any]:
+        """``/api/tournament``: every tournament, and (for one-tournament pages and older
+        scripts) the first one's name, round and pairings at the top."""
+        items = [self._info(s) for s in self.shown()]
+        out: dict[str, Any] = {"tournaments": items, "name": "", "round": None,
+                               "rounds": None, "game": None, "pairings": []}
+        if items:
+            first = items[0]
+            out.update({k: first.get(k) for k in ("name", "round", "rounds", "game",
+                                                  "pairings")})
+        if self.inbox is not None:
+            out["recent"] = list(self.inbox.notes)[-10:]
+        return out
+
+    def _info(self, s: Shown) -> dict[str, Any]:
+        item: dict[str, Any] = {"slug": s.slug, "file": s.path.name, "problem": s.problem,
+                                "name": s.slug, "pairings": [], "byes": [], "round": None,
+                                "rounds": None, "game": None}
+        t = s.tournament
+        if t is None:
+            return item
+        r = t.current
+        item.update(name=t.name, game=t.game, system=t.system, rounds=t.rounds,
+                    round=r.number if r is not None else None,
+                    links={"csv": f"/standings.csv?t={s.slug}",
+                           "trf": f"/results.trf?t={s.slug}",
+                           "sheet": f"/round/{r.number if r else 1}.html?t={s.slug}"})
+        for g in r.games if r is not None else []:
+            item["pairings"].append({
+                "board": g.board, "table": g.table,
+                "first": t.players[g.first].name, "second": t.players[g.second].name,
+                "result": g.result.to_dict() if g.result is not None else None,
+                "text": g.result.text() if g.result is not None else "",
+            })
+        for b in r.byes if r is not None else []:
+            item["byes"].append({"player": t.players[b.player].name, "kind": b.kind})
+        return item
+
+    def _pick(self, query: Mapping[str, str]) -> Shown | Answer:
+        shown = self.shown()
+        wanted = query.get("t")
+        if not shown:
+            return (HTTPStatus.NOT_FOUND, TEXT,
+                    _("no tournament file on this page (--dir, --tournament-file)") + "\n")
+        if wanted is None:
+            if len(shown) > 1:
+                names = ", ".join(f"?t={s.slug}" for s in shown)
+                return (HTTPStatus.BAD_REQUEST, TEXT,
+                        _("this page shows several tournaments: choose one ({names})")
+                        .format(names=names) + "\n")
+            return shown[0]
+        found = next((s for s in shown if s.slug == wanted), None)
+        if found is None:
+            return HTTPStatus.NOT_FOUND, TEXT, _("no such tournament") + "\n"
+        return found
+
+    def export(self, path: str, query: Mapping[str, str]) -> Answer:
+        """``/standings.csv``, ``/results.trf`` or ``/round/N.html`` of one tournament."""
+        from companion.tournament import sheets, trf
+        from companion.tournament.standings import NoStandings, standings
+
+        picked = self._pick(query)
+        if not isinstance(picked, Shown):
+            return picked
+        t = picked.tournament
+        if t is None:
+            return HTTPStatus.CONFLICT, TEXT, picked.problem + "\n"
+        try:
+            if path == "/standings.csv":
+                return HTTPStatus.OK, CSV, sheets.standings_csv(standings(t))
+            if path == "/results.trf":
+                return HTTPStatus.OK, TEXT, trf.to_trf(t)
+            number = path[len("/round/"):-len(".html")]
+            if not number.isdigit() or len(number) > 4 or not 1 <= int(number) <= len(
+                    t.played):
+                return HTTPStatus.NOT_FOUND, TEXT, _("no such round") + "\n"
+            r = t.round(int(number))
+            return HTTPStatus.OK, HTML, sheets.round_sheet(t, r, standings(t, after=r.number))
+        except (TournamentError, NoStandings) as exc:
+            message = exc.message if isinstance(exc, TournamentError) else str(exc)
+            return HTTPStatus.CONFLICT, TEXT, say(message) + "\n"
+
+    # ------------------------------------------------------------------ the arbiter's hand
+
+    def assign(self, pairing: Any) -> tuple[int, str, list[tuple[int, dict[str, Any]]]]:
+        """A pairing assigned on the page: (HTTP status, what to say, what to send where). It
+        must be a game the tournament file pairs; a new table for it is written to the file."""
+        from companion.tournament.send import pairing_bodies
+
+        if self.signing is None:
+            return (HTTPStatus.SERVICE_UNAVAILABLE,
+                    _("refused: no arbiter key on this laptop ([arbiter] key_file)"), [])
+        shown = next((s for s in self.shown() if s.tournament is not None
+                      and name_key(s.tournament.name) == name_key(pairing.tournament)), None)
+        if shown is None or shown.tournament is None:
+            return (HTTPStatus.CONFLICT, _("refused: no tournament called {name} on this page")
+                    .format(name=pairing.tournament), [])
+        t = shown.tournament
+        if t.game != pairing.game:
+            return HTTPStatus.CONFLICT, _("refused: {name} plays {game}, not {other}").format(
+                name=t.name, game=t.game, other=pairing.game), []
+        if not 1 <= pairing.round <= len(t.played):
+            return HTTPStatus.CONFLICT, _("refused: round {round} of {name} is not paired: pair "
+                                          "it with `companion tournament pair`").format(
+                round=pairing.round, name=t.name), []
+        r = t.round(pairing.round)
+        first, second = name_key(pairing.first), name_key(pairing.second)
+        g = next((g for g in r.games if (name_key(t.players[g.first].name),
+                                         name_key(t.players[g.second].name)) == (first, second)),
+                 None)
+        if g is None:
+            swapped = any((name_key(t.players[x.first].name),
+                           name_key(t.players[x.second].name)) == (second, first)
+                          for x in r.games)
+            why = (_("{name} moves first in round {round}").format(name=pairing.second,
+                                                                   round=r.number) if swapped
+                   else _("round {round} does not pair {first} - {second}").format(
+                       round=r.number, first=pairing.first, second=pairing.second))
+            return HTTPStatus.CONFLICT, _("refused: {why} (the tournament file)").format(
+                why=why), []
+        table = pairing.board  # the page's "board" field is the table that gets it
+        if g.table != table:
+            other = r.at_table(table)
+            if other is not None:
+                return HTTPStatus.CONFLICT, _("refused: table {table} plays board {board} in "
+                                              "round {round}").format(
+                    table=table, board=other.board, round=r.number), []
+            if r.started:
+                return HTTPStatus.CONFLICT, _("refused: round {round} has results: board "
+                                              "{board} stays at table {table}").format(
+                    round=r.number, board=g.board, table=g.table), []
+            t = self._move(shown.path, r.number, g.board, table)
+            r = t.round(pairing.round)
+        return HTTPStatus.ACCEPTED, "", pairing_bodies(t, r, g.board)
+
+    def _move(self, path: Path, number: int, board: int, table: int) -> Tournament:
+        """Pair the round again with board ``board`` at table ``table`` (signed, via the
+        page)."""
+        assert self.signing is not None
+
+        def make(t: Tournament) -> list[dict[str, Any]]:
+            body = t.round(number).to_dict()
+            for game in body["games"]:
+                if game["board"] == board:
+                    game["table"] = table
+            return [{"ev": "repair", **body, "wall": round(time.time(), 3), "via": "page",
+                     "why": f"board {board} sent to table {table} on the page"}]
+
+        t, _records = store.append(path, self.signing, make)
+        self._cache.pop(path, None)
+        return t
