@@ -14,8 +14,15 @@ import html
 import io
 import re
 
-from companion.i18n import _
+from companion.i18n import _, language
 from companion.tournament.model import Round, Tournament
+from companion.tournament.printouts import (
+    amount,
+    column_title,
+    column_unit,
+    legend_lines,
+    system_words,
+)
 from companion.tournament.standings import Table
 
 CSS = """
@@ -41,13 +48,8 @@ _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 def number(v: float) -> str:
-    """½ rather than .5: what an arbiter writes."""
-    whole = int(v)
-    if v == whole:
-        return str(whole)
-    if abs(v - whole) == 0.5:
-        return (str(whole) if whole else ("-" if v < 0 else "")) + "½"
-    return f"{v:g}"
+    """½ rather than .5: what an arbiter writes (:func:`.printouts.amount`)."""
+    return amount(v)
 
 
 def neutral(cell: object) -> str:
@@ -73,14 +75,15 @@ def standings_csv(table: Table) -> str:
 def _page(title: str, body: list[str]) -> str:
     e = html.escape
     return "\n".join([
-        "<!DOCTYPE html>", "<html><head><meta charset='utf-8'>",
+        "<!DOCTYPE html>", f"<html lang='{language()}'><head><meta charset='utf-8'>",
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>", *body, "</body></html>",
     ]) + "\n"
 
 
 def _standings_table(table: Table) -> list[str]:
     e = html.escape
-    head = "".join(f"<th>{e(c.title)}<small>{e(c.unit)}</small></th>" for c in table.columns)
+    head = "".join(f"<th>{e(column_title(c))}<small>{e(column_unit(c))}</small></th>"
+                   for c in table.columns)
     rank, name, played = _("Rank"), _("Name"), _("Played")
     out = [f"<table class='standings'><tr><th>{e(rank)}</th><th>{e(name)}</th>"
            f"{head}<th>{e(played)}</th></tr>"]
@@ -92,7 +95,7 @@ def _standings_table(table: Table) -> list[str]:
     out.append("</table>")
     ranked = _("Ranked by the columns from left to right; players equal on all share a rank.")
     out.append(f"<div class='legend'><p>{e(ranked)}</p><ul>")
-    out += [f"<li>{e(line)}</li>" for line in table.legend()]
+    out += [f"<li>{e(line)}</li>" for line in legend_lines(table.columns)]
     out.append("</ul></div>")
     return out
 
@@ -129,7 +132,7 @@ def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
     title = _("{tournament}: round {round} of {rounds}").format(
         tournament=t.name, round=r.number, rounds=t.rounds)
     body = [f"<h1>{e(title)}</h1>",
-            f"<p class='sub'>{e(table.title if table else t.game)}, {e(t.system)}</p>",
+            f"<p class='sub'>{e(table.title if table else t.game)}, {e(system_words(t))}</p>",
             "<table class='pairings'><tr>" + "".join(
                 f"<th>{e(label)}</th>" for label in (_("Board"), _("Table"), _("Moves first"),
                                                      _("Moves second"), _("Result"))) + "</tr>"]
@@ -145,7 +148,7 @@ def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
         after = _("Standings after round {round}").format(round=table.after)
         body.append(f"<h2>{e(after)}</h2>")
         body += _standings_table(table)
-    return _page(f"{t.name} round {r.number}", body)
+    return _page(title, body)
 
 
 def pairings_text(t: Tournament, r: Round) -> str:
@@ -167,12 +170,14 @@ def pairings_text(t: Tournament, r: Round) -> str:
 def standings_text(table: Table) -> str:
     cols = table.columns
     width = max([4] + [len(r.name) for r in table.rows])
-    head = "  ".join(f"{c.title:>{max(len(c.title), 6)}}" for c in cols)
+    titles = [column_title(c) for c in cols]
+    head = "  ".join(f"{c:>{max(len(c), 6)}}" for c in titles)
     rank, name, played = _("rank"), _("name"), _("played")
     lines = [f"{rank:>4}  {name:<{width}}  {head}  {played}"]
     for r in table.rows:
-        vals = "  ".join(f"{number(r.values[c.key]):>{max(len(c.title), 6)}}" for c in cols)
+        vals = "  ".join(f"{number(r.values[c.key]):>{max(len(h), 6)}}"
+                         for c, h in zip(cols, titles, strict=True))
         lines.append(f"{r.rank:>4}  {r.name:<{width}}  {vals}  {r.played:>{len(played)}}")
     lines.append("")
-    lines += table.legend()
+    lines += legend_lines(cols)
     return "\n".join(lines)
