@@ -68,12 +68,12 @@ TEMPLATES = (
        "arbiter enroll`) or give --key"),
     N_("unknown game {game} in the header"),
     # companion.keys: the key or keyring given
-    N_("{path}: no such file (nor a public key line, which begins with companion-ed25519)"),
+    N_("{path}: no such file (nor a public key line, which begins with {kind})"),
     N_("{path}: a folder, not a public key file"),
     N_("{path}: cannot read the keyring ({problem})"),
     N_("{path}: the keyring is damaged ({problem})"),
-    N_("'companion-ed25519' must be followed by the key"),
-    N_("not a public key line (it should start with companion-ed25519)"),
+    N_("'{kind}' must be followed by the key"),
+    N_("not a public key line (it should start with {kind})"),
     N_("the key is not valid base64"),
     N_("the key has the wrong length (an Ed25519 key is 32 bytes)"),
     N_("the key is not written as it was made (its base64 differs)"),
@@ -93,6 +93,8 @@ TEMPLATES = (
        "this game finished (final record {final}): a finished game was cut off"),
     N_("the journal ends at record {last}, but the station saw record {seen}"),
     N_("record {seen} is not the one the station saw (its hash differs)"),
+    # last: a file and what the system says of it
+    N_("{file}: {problem}"),
 )
 #: The values of a template that are messages themselves (said again).
 _NESTED = ("problem", "whose", "trust")

@@ -68,8 +68,8 @@ def dispute(
     """The account of the records from ``lo`` to ``hi`` (game seconds) around ``moment``."""
     game = Game(rules_from_header(header))
     names = header.get("names")
-    players = ", ".join(f"{_colour(c)}: {n}" for c, n in names.items()) if isinstance(
-        names, dict) and names else "-"
+    players = ", ".join(_("{colour}: {name}").format(colour=_colour(c), name=n)
+                        for c, n in names.items()) if isinstance(names, dict) and names else "-"
     rules = RULE_SETS.get(game.rules.ruleset)
     out = [_("Tamsk level {level}, {rules}; players: {players}").format(
         level=game.rules.level, rules=_(rules) if rules else game.rules.ruleset,

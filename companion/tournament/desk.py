@@ -53,6 +53,33 @@ class Shown:
 Answer = tuple[int, str, str]  # HTTP status, content type, body
 
 
+def printout_links(t: Tournament, slug: str) -> dict[str, str]:
+    """The page's links to the printouts of the round in play: its pairing and result lists,
+    the standings, and the cross table (a round robin) or the wall chart (a Swiss)."""
+    number = len(t.played) or 1
+    chart = "crosstable" if t.system == "round-robin" else "wallchart"
+    return {kind: f"/print/{kind}.html?t={slug}&round={number}"
+            for kind in ("pairings", "results", "standings", chart)}
+
+
+def printout_page(t: Tournament, path: str, query: Mapping[str, str]) -> Answer:
+    """``/print/KIND.html?round=N``: a printout of :mod:`companion.tournament.printouts`, in
+    the page's language, dated today."""
+    from datetime import date
+
+    from companion.tournament import printouts
+
+    kind = path[len("/print/"):-len(".html")] if path.endswith(".html") else ""
+    number = query.get("round", "")
+    if kind not in printouts.KINDS:
+        return HTTPStatus.NOT_FOUND, TEXT, _("no such printout") + "\n"
+    if number and (not number.isdigit() or len(number) > 4
+                   or not 1 <= int(number) <= len(t.played)):
+        return HTTPStatus.NOT_FOUND, TEXT, _("no such round") + "\n"
+    shown = printouts.printout(t, kind, int(number) if number else None, printed=date.today())
+    return HTTPStatus.OK, HTML, printouts.html_page(shown)
+
+
 class TournamentDesk:
     """The page's tournaments: files in ``folder`` and the ``files`` given."""
 
@@ -263,30 +290,3 @@ class TournamentDesk:
         t, _records = store.append(path, self.signing, make)
         self._cache.pop(path, None)
         return t
-
-
-def printout_links(t: Tournament, slug: str) -> dict[str, str]:
-    """The page's links to the printouts of the round in play: its pairing and result lists,
-    the standings, and the cross table (a round robin) or the wall chart (a Swiss)."""
-    number = len(t.played) or 1
-    chart = "crosstable" if t.system == "round-robin" else "wallchart"
-    return {kind: f"/print/{kind}.html?t={slug}&round={number}"
-            for kind in ("pairings", "results", "standings", chart)}
-
-
-def printout_page(t: Tournament, path: str, query: Mapping[str, str]) -> Answer:
-    """``/print/KIND.html?round=N``: a printout of :mod:`companion.tournament.printouts`, in
-    the page's language, dated today."""
-    from datetime import date
-
-    from companion.tournament import printouts
-
-    kind = path[len("/print/"):-len(".html")] if path.endswith(".html") else ""
-    number = query.get("round", "")
-    if kind not in printouts.KINDS:
-        return HTTPStatus.NOT_FOUND, TEXT, _("no such printout") + "\n"
-    if number and (not number.isdigit() or len(number) > 4
-                   or not 1 <= int(number) <= len(t.played)):
-        return HTTPStatus.NOT_FOUND, TEXT, _("no such round") + "\n"
-    shown = printouts.printout(t, kind, int(number) if number else None, printed=date.today())
-    return HTTPStatus.OK, HTML, printouts.html_page(shown)

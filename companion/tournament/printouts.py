@@ -34,7 +34,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from companion import i18n, numbers, registry
@@ -42,7 +42,7 @@ from companion.i18n import _
 from companion.remark import N_
 from companion.tournament.model import Entry, Round, Tournament, refuse
 from companion.tournament.record import Column
-from companion.tournament.standings import Table, standings
+from companion.tournament.standings import Row, Table, standings
 
 #: The printouts ``tournament sheet --kind`` makes (``round`` is the round sheet of
 #: :mod:`.sheets`: pairings, results and the standings after the round on one page).
@@ -98,6 +98,13 @@ def legend_line(c: Column) -> str:
 
 def legend_lines(columns: Sequence[Column]) -> list[str]:
     return [legend_line(c) for c in columns]
+
+
+def said(table: Table) -> Table:
+    """The standings with their columns' titles, units and legends in the reader's language
+    (the rows are the same)."""
+    return replace(table, columns=tuple(Column(c.key, column_title(c), column_unit(c),
+                                               _(c.legend)) for c in table.columns))
 
 
 def system_words(t: Tournament) -> str:
@@ -249,13 +256,19 @@ def result_list(t: Tournament, number: int, *, printed: date | None = None) -> P
     return Printout("results", title, _sub(t, printed), grids, legend)
 
 
+def value(row: Row, key: str) -> str:
+    """A standings cell: blank where the column has no value for the player (direct encounter
+    when he was not tied: the standings' ``Row.blank``, where it has one)."""
+    return "" if key in getattr(row, "blank", ()) else amount(row.values[key])
+
+
 def _standing_heads(table: Table) -> list[Head]:
     return [Head(column_title(c), column_unit(c), True, c.key) for c in table.columns]
 
 
 def _standing_cells(table: Table, pid: int) -> list[Cell]:
     row = next(r for r in table.rows if r.id == pid)
-    return [Cell(amount(row.values[c.key])) for c in table.columns]
+    return [Cell(value(row, c.key)) for c in table.columns]
 
 
 def _rated(t: Tournament) -> bool:
@@ -281,7 +294,7 @@ def standings_list(t: Tournament, after: int | None = None, *,
     for row in table.rows:
         cells = [Cell(str(row.rank)), Cell(str(start[row.id])), Cell(withdrawn_mark(t, row.id))]
         cells += [Cell(rating(t.players[row.id].rating))] if rated else []
-        cells += [Cell(amount(row.values[c.key])) for c in table.columns]
+        cells += [Cell(value(row, c.key)) for c in table.columns]
         cells.append(Cell(str(row.played)))
         grid.rows.append(cells)
     title = _("{tournament}: standings after round {round}").format(tournament=t.name,

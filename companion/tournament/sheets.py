@@ -15,14 +15,8 @@ import io
 import re
 
 from companion.i18n import _, language
+from companion.tournament import printouts
 from companion.tournament.model import Round, Tournament
-from companion.tournament.printouts import (
-    amount,
-    column_title,
-    column_unit,
-    legend_lines,
-    system_words,
-)
 from companion.tournament.standings import Table
 
 CSS = """
@@ -49,7 +43,7 @@ _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 def number(v: float) -> str:
     """½ rather than .5: what an arbiter writes (:func:`.printouts.amount`)."""
-    return amount(v)
+    return printouts.amount(v)
 
 
 def neutral(cell: object) -> str:
@@ -82,8 +76,8 @@ def _page(title: str, body: list[str]) -> str:
 
 def _standings_table(table: Table) -> list[str]:
     e = html.escape
-    head = "".join(f"<th>{e(column_title(c))}<small>{e(column_unit(c))}</small></th>"
-                   for c in table.columns)
+    head = "".join(f"<th>{e(printouts.column_title(c))}<small>{e(printouts.column_unit(c))}"
+                   "</small></th>" for c in table.columns)
     rank, name, played = _("Rank"), _("Name"), _("Played")
     out = [f"<table class='standings'><tr><th>{e(rank)}</th><th>{e(name)}</th>"
            f"{head}<th>{e(played)}</th></tr>"]
@@ -95,7 +89,7 @@ def _standings_table(table: Table) -> list[str]:
     out.append("</table>")
     ranked = _("Ranked by the columns from left to right; players equal on all share a rank.")
     out.append(f"<div class='legend'><p>{e(ranked)}</p><ul>")
-    out += [f"<li>{e(line)}</li>" for line in legend_lines(table.columns)]
+    out += [f"<li>{e(line)}</li>" for line in printouts.legend_lines(table.columns)]
     out.append("</ul></div>")
     return out
 
@@ -131,8 +125,9 @@ def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
     e = html.escape
     title = _("{tournament}: round {round} of {rounds}").format(
         tournament=t.name, round=r.number, rounds=t.rounds)
+    system = printouts.system_words(t)
     body = [f"<h1>{e(title)}</h1>",
-            f"<p class='sub'>{e(table.title if table else t.game)}, {e(system_words(t))}</p>",
+            f"<p class='sub'>{e(table.title if table else t.game)}, {e(system)}</p>",
             "<table class='pairings'><tr>" + "".join(
                 f"<th>{e(label)}</th>" for label in (_("Board"), _("Table"), _("Moves first"),
                                                      _("Moves second"), _("Result"))) + "</tr>"]
@@ -168,16 +163,16 @@ def pairings_text(t: Tournament, r: Round) -> str:
 
 
 def standings_text(table: Table) -> str:
+    """The standings as the terminal shows them, the columns' words in the reader's language."""
+    table, english = printouts.said(table), table
     cols = table.columns
     width = max([4] + [len(r.name) for r in table.rows])
-    titles = [column_title(c) for c in cols]
-    head = "  ".join(f"{c:>{max(len(c), 6)}}" for c in titles)
+    head = "  ".join(f"{c.title:>{max(len(c.title), 6)}}" for c in cols)
     rank, name, played = _("rank"), _("name"), _("played")
     lines = [f"{rank:>4}  {name:<{width}}  {head}  {played}"]
     for r in table.rows:
-        vals = "  ".join(f"{number(r.values[c.key]):>{max(len(h), 6)}}"
-                         for c, h in zip(cols, titles, strict=True))
+        vals = "  ".join(f"{number(r.values[c.key]):>{max(len(c.title), 6)}}" for c in cols)
         lines.append(f"{r.rank:>4}  {r.name:<{width}}  {vals}  {r.played:>{len(played)}}")
     lines.append("")
-    lines += legend_lines(cols)
+    lines += printouts.legend_lines(english.columns)
     return "\n".join(lines)
