@@ -30,7 +30,14 @@ from companion.remark import N_, Remark
 from companion.tournament.berger import Pair, berger_round, rounds_needed
 from companion.tournament.fide.history import Bye as FideBye
 from companion.tournament.fide.history import FideError, Game, Pairing
-from companion.tournament.model import Round, Tournament, TournamentError, apply, initial_numbers, refuse
+from companion.tournament.model import (
+    Round,
+    Tournament,
+    TournamentError,
+    apply,
+    initial_numbers,
+    refuse,
+)
 from companion.tournament.swiss import FIRST, SECOND, PairingError, SwissPlayer, swiss_round
 
 #: The outside engines ``--engine`` names.

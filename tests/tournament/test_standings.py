@@ -14,7 +14,6 @@ from companion.tournament.model import (
     Settings,
     Source,
     Tournament,
-    TournamentError,
     fold,
     header,
 )

@@ -13,7 +13,7 @@ from companion.journal import read_path
 from companion.keys import SigningKey
 from companion.tournament import store
 from companion.tournament.fide import trf as fide_trf
-from companion.tournament.model import Tournament, TournamentError
+from companion.tournament.model import Tournament
 from companion.tournament.trf import to_trf
 from tests.tournament import helpers
 from tests.tournament.helpers import club, run
