@@ -149,6 +149,9 @@ class TournamentDesk:
             })
         for b in r.byes if r is not None else []:
             item["byes"].append({"player": t.players[b.player].name, "kind": b.kind})
+        if r is not None:
+            item.update(engine=r.engine, warnings=list(r.warnings),
+                        withdrawn=[p.name for p in t.players.values() if p.withdrawn])
         return item
 
     def _pick(self, query: Mapping[str, str]) -> Shown | Answer:

@@ -401,3 +401,51 @@ def test_the_nine_player_swiss_with_every_control_and_its_trf_read_back(
         return [(r.rank, r.name, r.values, frozenset(r.blank)) for r in standings(t).rows]
 
     assert table(copy) == table(t)
+
+
+DATA = Path(__file__).parent / "fide" / "data"
+
+
+def test_a_swiss_manager_export_is_imported_with_every_player_field(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["tournament", "import-trf", str(DATA / "swiss_manager_open.trf"), "--game",
+                "tamsk", "--dir", str(tmp_path)]) == 0
+    assert "6 players, 3 of 3 rounds imported" in capsys.readouterr().out
+    t = load(tmp_path / "Open-Prague-2026.tournament.jsonl")
+    navara = t.find("Navara, David")
+    assert (navara.title, navara.sex, navara.federation, navara.fide_id, navara.birth,
+            navara.rating) == ("GM", "m", "CZE", 309095, "1985/03/27", 2690)
+    assert t.settings.city == "Praha" and t.settings.chief_arbiter == "IA Novák, Jan 300123"
+    assert t.points() == {t.find(n).id: p for n, p in (
+        ("Navara, David", 2.5), ("Král, Pavel", 1.5), ("Malá, Anna", 2.0),
+        ("Šťastný, Jiří", 0.5), ("Ďurčík, Tomáš", 1.0), ("Nová, Eva", 1.5))}
+    assert t.played[2].bye_of(t.find("Nová, Eva").id).kind == "pab"  # type: ignore[union-attr]
+    assert {c.via for c in t.trail} == {"import-trf"}
+    g = t.played[0].games[0]
+    assert g.source is not None and g.source.kind == "trf"
+
+
+def test_an_imported_event_is_continued_here(home: Path, tmp_path: Path) -> None:
+    """bbpPairings' own C9 file: one round played, a zero-point bye; round 2 is paired here."""
+    assert run(["tournament", "import-trf", str(DATA / "bbp_dutch_2025_C9.trf"), "--game",
+                "tamsk", "--name", "C9", "--dir", str(tmp_path)]) == 0
+    path = tmp_path / "C9.tournament.jsonl"
+    t = load(path)
+    assert t.played[0].bye_of(5) is not None and t.played[0].bye_of(5).kind == "zero"  # type: ignore[union-attr]
+    assert cli(tmp_path, "pair", name="C9") == 0
+    t = load(path)
+    met = {frozenset(g.players()) for g in t.played[0].games}
+    assert len(t.played) == 2 and not met & {frozenset(g.players()) for g in t.played[1].games}
+
+
+def test_a_trf_that_cannot_be_read_is_one_line_and_no_file(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.trf"
+    bad.write_text("012 Bad\n001    1      A                                 2000"
+                   "                             1.0    1     2 w 1\n", encoding="utf-8")
+    assert run(["tournament", "import-trf", str(bad), "--game", "tamsk", "--dir",
+                str(tmp_path)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not list(tmp_path.glob("*.tournament.jsonl"))
