@@ -87,7 +87,7 @@ def _repair(t: Tournament, body: dict[str, Any]) -> tuple[dict[str, Any], list[R
     number = int(body["round"])
     out = {"ev": "repair", **body, "engine": "manual"}
     found = warnings_for(t, number, out)
-    out["warnings"] = [str(w)[:300] for w in found]
+    out["warnings"] = [str(w)[:300] for w in found[:50]]  # what a record holds
     return out, found
 
 
