@@ -1222,6 +1222,10 @@ function tournament() {
         rows.appendChild(el("tr", {})).appendChild(el("td", {colspan: "3"},
           fmt(W.bye, {player: b.player})));
       }
+      for (const w of t.warnings || []) {  // what a manual pairing breaks (FIDE criteria)
+        rows.appendChild(el("tr", {class: "warning"})).appendChild(el("td", {colspan: "3"},
+          "⚠ " + w));
+      }
       sec.appendChild(rows);
       box.appendChild(sec);
       choose.appendChild(el("option", {value: t.name}, t.name));

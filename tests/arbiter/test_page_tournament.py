@@ -295,3 +295,49 @@ def test_an_offline_table_s_card_says_when_it_was_last_seen_and_shows_its_answer
     assert card["status"] == "offline" and card["last_seen"] == 1_790_000_060.0
     assert [(a["verdict"], a["detail"], a["pairing"]) for a in card["answers"]] == [
         ("refused", "no such glass", False), ("accepted", "shown at table 1", True)]
+
+
+def test_the_page_s_controls_form_sends_a_control_the_file_records(
+    served: tuple[ArbiterServer, PairingRecorder], evening: Path, tmp_path: Path
+) -> None:
+    """In a real browser: the arbiter picks "requested bye", names the player, gives the PIN
+    and presses the button; the file has the record, via the page."""
+    import time
+
+    from tests.arbiter.browser import Browser
+    from tests.arbiter.test_page import CHROMIUM_FLAGS, chromium
+
+    exe = chromium()
+    if exe is None:
+        pytest.skip("chromium is not installed: apt-get install chromium")
+    server, _source = served
+    d = str(evening)
+    assert helpers.run(["tournament", "new", "Open", "--game", "tamsk", "--system", "swiss",
+                        "--rounds", "3", "--dir", d]) == 0
+    for name in ("Ann", "Bob", "Cid"):
+        assert helpers.run(["tournament", "add-player", "Open", name, "--dir", d]) == 0
+    browser = Browser(exe, tmp_path / "chromium",
+                      f"http://127.0.0.1:{server.port}/arbiter?transport=poll", CHROMIUM_FLAGS)
+    try:
+        deadline = time.monotonic() + 60
+        ready = ("document.getElementById('controls').elements.tournament"
+                 ".querySelector('option[value=\"Open\"]') !== null")
+        while not browser.evaluate(ready) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        browser.evaluate(f"""(() => {{
+          const f = document.getElementById('controls');
+          f.elements.tournament.value = 'Open'; f.elements.control.value = 'bye';
+          f.elements.player.value = 'Bob'; f.elements.points.value = '0';
+          f.elements.why.value = 'a wedding'; f.elements.pin.value = '{PIN}';
+          f.requestSubmit(); return true; }})()""")
+        status = None
+        while status is None and time.monotonic() < deadline:
+            status = browser.evaluate("document.getElementById('controlled').dataset.status")
+            time.sleep(0.2)
+    finally:
+        browser.close()
+    assert status == "200"
+    t = store.load(store.path_for("Open", evening), arbiter_key(defaults()).public)
+    last = t.trail[-1]
+    assert (last.ev, last.via, last.why) == ("bye", "page", "a wedding")
+    assert t.requested == {(2, 1): 0.0}
