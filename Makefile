@@ -21,7 +21,7 @@ demo: $(STAMP)
 # they are current). Translate the new entries in the .po files between the two steps.
 LOCALES := companion/locale
 catalogs: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k N_ --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k word:1,2c,2t --no-location --sort-output \
 		--project companion --copyright-holder "companion authors" -o $(LOCALES)/companion.pot companion
 	$(BIN)/pybabel update -D companion -i $(LOCALES)/companion.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete
 	$(BIN)/pybabel compile -D companion -d $(LOCALES) --statistics

@@ -75,6 +75,9 @@ class KeypadTable:
         # A message longer than the screen is shown a page at a time, never cut (see pages).
         self.error_pages = Paging()
         self.warning_pages = Paging()
+        #: A question and the keys that answer it, when more than the screen holds, are shown
+        #: a page at a time from the last key on (``view["prompt_page"]``): pages_prompt.
+        self.prompt_pages = Paging()
         self.changed = True  # something to redraw
         self._final_written = False  # the journal's last record is the game's final record
         self.key_filter: KeyFilter | None = None  # the Table protocol's arbiter hooks
@@ -246,6 +249,7 @@ class KeypadTable:
             return
         self._clear_error()
         self.changed = True
+        self.prompt_pages.start(self.clock.now())
         self._key(raw.name)
         self._final_if_over()
 
@@ -261,10 +265,17 @@ class KeypadTable:
             state["error_page"] = self.error_pages.page(now)
         if state.get("warning"):
             state["warning_page"] = self.warning_pages.page(now)
+        if self.pages_prompt():
+            state["prompt_page"] = self.prompt_pages.page(now)
         return self.view_filter(state) if self.view_filter is not None else state
 
     def _game_view(self) -> dict[str, Any]:
         raise NotImplementedError
+
+    def pages_prompt(self) -> bool:
+        """Whether the screen asks a question (Tokami's choices, a solo Tantrix prompt) whose
+        pages turn while no key comes, when it is more than the screen holds."""
+        return False
 
     # ------------------------------------------------------------------ feedback
 
@@ -302,6 +313,8 @@ class KeypadTable:
             self.changed = True
         if self.warning is not None and self.warning_pages.turned(now):
             self.changed = True
+        if self.pages_prompt() and self.prompt_pages.turned(now):
+            self.changed = True
 
     def next_wakeup(self) -> float | None:
         """The monotonic time :meth:`poll` is next needed (None: only on a key): a notice's end,
@@ -312,6 +325,8 @@ class KeypadTable:
             times += [self.warning_until, self.warning_pages.next_turn(now)]
         if self.error is not None:
             times.append(self.error_pages.next_turn(now))
+        if self.pages_prompt():
+            times.append(self.prompt_pages.next_turn(now))
         return min(times) if times else None
 
     def settle_inputs(self, levels: Mapping[str, bool]) -> None:

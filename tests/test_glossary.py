@@ -50,7 +50,9 @@ def offenders(lang: str, pattern: str, *, msgid: str | None = None) -> list[str]
 def test_the_glossary_names_every_forbidden_variant_checked_here() -> None:
     text = GLOSSARY.read_text(encoding="utf-8")
     for word in ("minuteur", "odpočet", "úroveň", "dílek", "kámen", "sáček", "čára", "énigme",
-                 "case", "place", "forfait", "pions", "ronde", "hrací plocha", "zadní strana"):
+                 "case", "place", "forfait", "pions", "ronde", "hrací plocha", "zadní strana",
+                 "15s hodiny", "časovač", "zbylé", "garder", "vzdal", "action suivante",
+                 "další vstup", "Au tour de :"):
         assert f"*{word}*" in text, f"docs/glossary.md does not list {word!r}"
 
 
@@ -81,6 +83,47 @@ def test_a_penalty_forfeit_is_a_lost_turn_not_a_lost_game() -> None:
     assert catalog("fr").get("forfeit", "penalty").string == "coup perdu"
     assert catalog("cs").get("forfeit", "penalty").string == "ztráta tahu"
     assert offenders("fr", r"forfait", msgid=r"penalty|1 late 2 forfeit") == []
+
+
+def test_a_player_given_a_forfeit_loses_his_turn_in_words_a_player_reads() -> None:
+    """Not "noir coup perdu" / "černý ztráta tahu": a sentence, the verb of the books."""
+    assert catalog("fr").get("{player} forfeit").string == "{player} perd son tour"
+    assert catalog("cs").get("{player} forfeit").string == "{player} ztrácí tah"
+
+
+def test_adjusted_and_original_say_whose_they_are_the_rules() -> None:
+    """"(ajustées)" alone has no noun: "règles ajustées", "upravená pravidla"."""
+    assert catalog("fr").get("adjusted").string == "règles ajustées"
+    assert catalog("cs").get("adjusted").string == "upravená pravidla"
+    assert offenders("cs", r"pravidla upravená|začátek standardní") == []
+
+
+def test_whose_turn_is_au_tour_de_with_no_colon() -> None:
+    assert offenders("fr", r"au tour de :") == []
+
+
+def test_the_15_second_glass_is_never_15s_hodiny_but_the_books_15vterinove() -> None:
+    assert offenders("cs", r"15s hodiny") == []
+    assert offenders("cs", r"časovač") == []  # a timer; the book's is an hourglass
+
+
+def test_the_15_second_glass_leaves_seconds_to_a_player_not_against_him_in_french() -> None:
+    assert "il reste {left} s à {player}" in catalog("fr").get(
+        "15-second timer: {left} s left against {player}").string
+
+
+def test_rings_left_are_zbyvajici_krouzky_one_word_for_one_thing() -> None:
+    assert offenders("cs", r"zbyl[éý]") == []
+
+
+def test_a_space_holds_rings_portant_not_de() -> None:
+    assert offenders("fr", r"case de n anneaux") == []
+
+
+def test_the_next_input_clears_a_refusal_in_clear_words() -> None:
+    """"action suivante : retour" / "další vstup: zpět" said nothing a player could act on."""
+    assert offenders("fr", r"action suivante") == []
+    assert offenders("cs", r"další vstup") == []
 
 
 def test_a_pass_is_passer_son_tour_never_un_passe() -> None:
@@ -132,11 +175,48 @@ def test_the_tile_back_is_rub() -> None:
     assert offenders("cs", r"zadní stran") == []
 
 
+def test_a_turn_ended_is_said_as_a_sentence() -> None:
+    """The move list's "red done": "rouge a fini son tour", "červená ukončila tah"."""
+    assert catalog("fr").get("done", "turn").string == "a fini son tour"
+    assert catalog("cs").get("done", "turn").string == "ukončila tah"
+
+
 # -- Tokami ----------------------------------------------------------------------------------
 
 
 def test_a_tokami_round_is_a_manche() -> None:
     assert offenders("fr", r"\brondes?\b", msgid=r"blocks|cross") == []
+
+
+def test_a_tokami_turn_is_validated_not_kept() -> None:
+    assert offenders("fr", r"\bgard", msgid=r"^(save|saved|save this\?|#: save)") == []
+    assert catalog("fr").get("save").string == "valider"
+
+
+def test_the_forbidden_block_is_interdit_and_zakaz() -> None:
+    assert catalog("fr").get("forbidden: {colour}").string == "interdit : {colour}"
+    assert catalog("cs").get("forbidden: {colour}").string == "zákaz: {colour}"
+    assert catalog("fr").get("{n} left").string == "{n} restants"
+
+
+def test_declining_a_turn_is_not_resigning_the_game() -> None:
+    """Czech "vzdal" (gave up) said 5, declined, as well as D, resign: two words now."""
+    for lang in ("fr", "cs"):
+        declined = {catalog(lang).get("declined").string,
+                    catalog(lang).get("declined", "tokami choice").string}
+        resign = catalog(lang).get("resign").string
+        assert len(declined) == 1 and resign not in declined
+        assert not any(word.startswith(resign[:4]) for word in declined)
+
+
+# -- both languages --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "words"), [("fr", "partie finie"), ("cs", "konec hry")])
+def test_game_over_opens_with_a_capital_wherever_it_opens_a_message(lang: str,
+                                                                    words: str) -> None:
+    """Not "partie finie :" here and "Partie finie :" there."""
+    assert [s for _, _, s in translations(lang) if s.startswith(words)] == []
 
 
 # -- colours ---------------------------------------------------------------------------------

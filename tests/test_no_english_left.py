@@ -212,7 +212,7 @@ def test_the_tables_final_note_is_said_in_the_players_language(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = str(played("tokami", tmp_path))
     listed = run(["--lang", "cs", "replay", journal, "--list"], capsys)
-    assert 'poznámka "konec hry: záznam je úplný"' in listed
+    assert 'poznámka "Konec hry: záznam je úplný"' in listed
     notation = run(["notation", journal], capsys)  # the record keeps the table's English
     assert 'note "game over: the journal is complete"' in notation
 

@@ -33,7 +33,8 @@ def test_a_full_disk_and_a_low_disk_are_said_in_czech() -> None:
 def test_the_pairing_desk_screen_is_in_french() -> None:
     i18n.use("fr")
     pairing = Pairing("Open", 2, 5, "Anna", "Ben", "tamsk")
-    assert pairing.screen() == ["R2 table 5", "1er Anna", "2e Ben", "Open", "# : début * : cacher"]
+    assert pairing.screen() == ["Ronde 2, table 5", "1er Anna", "2e Ben", "Open",
+                                "# : début * : cacher"]
 
 
 def test_the_tokami_resignation_is_asked_in_czech() -> None:

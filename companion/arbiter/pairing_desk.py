@@ -64,9 +64,9 @@ class Pairing:
         """The OLED's lines: a title, then the items."""
         return [
             _("R{round} board {board}").format(round=self.round, board=self.board),
-            _("1st {player}").format(player=self.first)[:21],
-            _("2nd {player}").format(player=self.second)[:21],
-            self.tournament[:21],
+            _("1st {player}").format(player=self.first),
+            _("2nd {player}").format(player=self.second),
+            self.tournament,
             _("#: start  *: hide"),
         ]
 

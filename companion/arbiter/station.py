@@ -28,6 +28,7 @@ from companion.arbiter.commands import CommandGate, Refused, is_pairing
 from companion.arbiter.kinds import KeypadMenu, arbiter_for
 from companion.arbiter.pin import PinLock
 from companion.arbiter.settings import arbiter_settings, table_number
+from companion.pages import Paging
 from companion.scenario import MalformedInput
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,8 @@ class ArbiterStation:
             settings.pin_hash, attempts=settings.pin_attempts, lockout_s=settings.pin_lockout_s
         )
         self.menu: KeypadMenu = self.make_menu()
+        #: The menu's lines, when more than the screen holds, a page at a time (see pages).
+        self.pages = Paging()
         try:
             arbiter_key = settings.arbiter_public()
         except ValueError as exc:
@@ -147,6 +150,8 @@ class ArbiterStation:
     def key(self, key: str, t_mono: float) -> bool:
         """Offer one key to arbiter mode first; False: the table handles it as usual."""
         taken, actions = self.menu.press(key, t_mono)
+        if taken:
+            self.pages.start(t_mono)  # a new screen: its first page
         for action in actions:
             if isinstance(action, Correct):
                 self.correct(action.body, auth="pin", t_mono=t_mono)
@@ -162,8 +167,14 @@ class ArbiterStation:
 
     def redraw_at(self) -> float | None:
         """When the table's screen next changes with no key pressed (the PIN lock-out's
-        count-down), on the table's clock; None: not before the next input."""
-        return self.menu.redraw_at(self.clock.now())
+        count-down, the next page of a menu longer than the screen), on the table's clock;
+        None: not before the next input."""
+        now = self.clock.now()
+        due = self.menu.redraw_at(now)
+        if self.menu.active:
+            turn = self.pages.next_turn(now)
+            due = turn if due is None else min(due, turn)
+        return due
 
     @property
     def active(self) -> bool:
@@ -176,6 +187,7 @@ class ArbiterStation:
         lines = self.screen()  # first: a lock-out screen left idle gives the keypad back
         if self.menu.active:
             state["arbiter"] = lines
+            state["arbiter_page"] = self.pages.page(self.clock.now())
         return state
 
     # ------------------------------------------------------------------ records

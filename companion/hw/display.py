@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image
 
 from companion import registry, screens
+from companion.i18n import _
 
 if TYPE_CHECKING:
     from companion.hw.panel import PanelWriter
@@ -80,12 +81,12 @@ def pick_screen(view: Mapping[str, Any], size: tuple[int, int], mode: str) -> Im
     pairing = view.get("pairing")
     if isinstance(pairing, list) and len(pairing) >= 3:  # the arbiter's pairing, any game
         lines = [str(line) for line in pairing]
-        return screens.menu_screen(lines[0], lines[1:-1], 0, footer=lines[-1], size=size,
-                                   mode=mode)
+        return screens.text_screen(lines[0], lines[1:-1], footer=lines[-1], names=lines[1:-1],
+                                   size=size, mode=mode)
     kind = view.get("game") or view.get("kind")
     if kind is None:
         return screens.error_screen(
-            str(view.get("warning") or "Hold MENU or type on the keypad to start a game"),
+            str(view.get("warning") or _("type on the keypad to start a game")),
             title="companion",
             size=size,
             mode=mode,

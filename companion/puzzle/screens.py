@@ -43,6 +43,7 @@ from companion.screens.text import (
     draw_text_centred,
     draw_text_right,
     printable,
+    wrap,
 )
 from companion.tantrix.cellnames import CellNames
 from companion.tantrix.screens import (
@@ -168,9 +169,11 @@ def _draw_board(
     """Every cell given, scaled to fit ``box`` (hexagons of at most ``largest`` pixels) and
     centred in it, its rows lettered and its columns numbered as on the Tantrix screens."""
     left, top, right, bottom = box
-    if not cells:
-        draw_text_centred(draw, left, right + 1, (top + bottom) // 2 - 4, _("no tile"),
-                          palette.dim)
+    if not cells:  # centred, in two lines when the box is narrow for the words
+        words = wrap(_("no tile"), columns(right - left + 1))
+        first = (top + bottom) // 2 - 4 - (len(words) - 1) * PITCH // 2
+        for i, line in enumerate(words):
+            draw_text_centred(draw, left, right + 1, first + i * PITCH, line, palette.dim)
         return
     coords = [(int(c["q"]), int(c["r"])) for c in cells]
     frame = board_frame(coords, CellNames.of(coords), box, largest)
@@ -208,9 +211,10 @@ def _draw_layout(
         _draw_board(draw, palette, _tiles(view), (0, top, 63, bottom_y - 2))
         draw.line((64, top, 64, bottom_y - 2), fill=palette.dim)
         x, y, room = 67, top, columns(width - 67)
-    draw_text(draw, x, y, clip(_("{laid}/{n} laid").format(laid=laid, n=n), room),
-              palette.foreground)
-    y += PITCH
+    count = _("{laid}/{n} laid").format(laid=laid, n=n)
+    for line in [count] if len(count) <= room else wrap(count, room):  # never cut
+        draw_text(draw, x, y, line, palette.foreground)
+        y += PITCH
     if solved:
         box = (x - 2, y, width - 1, y + PITCH + 1) if tall else (x - 2, y, width - 1, y + 20)
         draw.rectangle(box, fill=palette.accent)

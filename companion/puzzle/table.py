@@ -146,8 +146,10 @@ class PuzzleTable(KeypadTable):
 
     def _on_tile(self, game: DiscoveryPuzzle, key: str) -> None:
         if key.isdigit():
-            if len(self.typed) >= 2:
-                self._slip("tile numbers have two digits at most; * clears")
+            if len(self.typed) >= 2:  # never a number other than the one typed: start again
+                typed, self.typed = self.typed + key, ""
+                self._slip("tile numbers have two digits at most: "
+                           f"{typed} cleared, type the number again")
                 return
             self.typed += key
         elif key == "*":

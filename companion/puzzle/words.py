@@ -43,7 +43,8 @@ REFUSALS = (
     N_("this puzzle uses tiles 1 to {n}, not {tile}"),
     N_("tile {tile} already lies at {cell}"),
     N_("tile {tile} is not on the table"),
-    N_("tile numbers have two digits at most; * clears"),
+    N_("tile numbers have two digits at most; * clears"),  # in journals before the next
+    N_("tile numbers have two digits at most: {typed} cleared, type the number again"),
     N_("type the number on the back of a tile, then #"),
     N_("type a tile number first (D: menu)"),
     N_("A/B: next spot, C: rotate, #: lay, *: back"),

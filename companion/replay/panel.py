@@ -3,8 +3,9 @@ number and the move itself, and the game clock as people read it."""
 
 from __future__ import annotations
 
-from companion import notation
+from companion import notation, numbers
 from companion.i18n import _
+from companion.remark import Remark
 from companion.replay import bitmap
 from companion.replay.model import Frame, where
 from companion.replay.palette import Ink
@@ -12,8 +13,19 @@ from companion.replay.shapes import Shape, Text
 
 
 def clock(t: float) -> str:
-    """Game time as people read it, ``1:23.4`` (tenths cut, like a clock)."""
-    return notation.format_time(t, exact=False)
+    """Game time as people read it, ``1:23.4`` (``1:23,4`` in French and Czech: the tenths
+    cut, like a clock, as the notation cuts them; the notation keeps its point)."""
+    return numbers.clock(t)
+
+
+def moment(t: float) -> Remark:
+    """The time of something a fold says (``ran out at 1:23.4``): as the notation writes it in
+    the record's English text, with the reader's decimal mark where a replay shows it."""
+    return Remark.via(_with_decimal_mark, notation.format_time(t, exact=False))
+
+
+def _with_decimal_mark(text: str) -> str:
+    return text.replace(".", numbers.cldr().decimal)
 
 
 def panel_head(
@@ -30,8 +42,11 @@ def panel_head(
     """Append the panel's opening lines to ``out``; returns the ``y`` below them. ``total``
     is the game's number of moves (:attr:`~companion.replay.model.Replay.moves`)."""
     chars = width // bitmap.CHAR_WIDTH
-    out.append(Text(x, y, heading, Ink.TEXT, 1))
-    out.append(Text(x + width, y, clock(frame.t), Ink.TEXT, 2, "rt"))
+    shown = clock(frame.t)
+    beside = (width - bitmap.width(shown, 2) - 6) // bitmap.CHAR_WIDTH
+    for i, line in enumerate(bitmap.wrap(heading, beside)[:2]):  # never under the clock
+        out.append(Text(x, y + 9 * i, line, Ink.TEXT, 1))
+    out.append(Text(x + width, y, shown, Ink.TEXT, 2, "rt"))
     y += 18  # below the clock (twice the size)
     if title:
         out.append(Text(x, y, bitmap.clip(title, chars), Ink.GREY, 1))

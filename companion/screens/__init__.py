@@ -14,7 +14,13 @@ own screens from them in its package (e.g. :func:`companion.tamsk.screens.table_
 
 from companion.screens.error import error_screen
 from companion.screens.frames import frame_to_text, upscale
-from companion.screens.menus import NEW_GAME_FIELDS, menu_screen, new_game_screen, with_prompt
+from companion.screens.menus import (
+    NEW_GAME_FIELDS,
+    menu_screen,
+    new_game_screen,
+    text_screen,
+    with_prompt,
+)
 from companion.screens.palette import MODES, Palette, Size, palette_for
 
 __all__ = [
@@ -27,6 +33,7 @@ __all__ = [
     "menu_screen",
     "new_game_screen",
     "palette_for",
+    "text_screen",
     "upscale",
     "with_prompt",
 ]

@@ -28,7 +28,7 @@ _SEGMENTS = {
 }
 
 #: Characters :func:`draw_digits` can draw.
-DIGIT_CHARS = frozenset(_SEGMENTS) | {".", ":"}
+DIGIT_CHARS = frozenset(_SEGMENTS) | {".", ",", ":"}
 
 
 def thickness(height: int) -> int:
@@ -42,14 +42,14 @@ def digit_width(height: int) -> int:
 
 
 def narrow_width(height: int) -> int:
-    """Width taken by a ``.`` or ``:`` (its stroke plus a gap on each side)."""
+    """Width taken by a ``.``, ``,`` or ``:`` (its stroke plus a gap on each side)."""
     return thickness(height) + 2 * max(1, thickness(height) // 2)
 
 
 def digits_width(text: str, height: int) -> int:
     """Pixels ``text`` takes when drawn ``height`` tall, a gap of one stroke between digits."""
     gap = thickness(height)
-    widths = [narrow_width(height) if ch in ".:" else digit_width(height) for ch in text]
+    widths = [narrow_width(height) if ch in ".,:" else digit_width(height) for ch in text]
     return sum(widths) + gap * max(0, len(widths) - 1)
 
 
@@ -77,7 +77,8 @@ def _draw_digit(
 def draw_digits(
     draw: ImageDraw.ImageDraw, x: int, y: int, text: str, height: int, fill: Colour
 ) -> int:
-    """Draw ``text`` (digits, ``-``, space, ``.`` and ``:``) with its top left at ``(x, y)``.
+    """Draw ``text`` (digits, ``-``, space, ``.``, ``,`` and ``:``) with its top left at
+    ``(x, y)``: a decimal comma (French, Czech) is the point with a tail below the line.
 
     Returns the column just right of what was drawn. Any other character is refused, so a
     formatting slip shows up in a test, not as a blank on the table.
@@ -90,8 +91,13 @@ def draw_digits(
     for i, ch in enumerate(text):
         if i:
             x += t
-        if ch == ".":
+        if ch in ".,":
             draw.rectangle((x + pad, y + height - t, x + pad + t - 1, y + height - 1), fill=fill)
+            if ch == ",":  # the tail: a stroke's length down and to the left, under the line
+                for i in range(1, t + 2):
+                    right = x + pad + t - 1 - i // 2
+                    draw.rectangle((right - max(0, t // 2 - 1), y + height - 1 + i, right,
+                                    y + height - 1 + i), fill=fill)
             x += narrow_width(height)
         elif ch == ":":
             for row in (y + height // 3 - t // 2, y + 2 * height // 3 - t // 2):

@@ -38,12 +38,14 @@ def draw_title_bar(
     ink: Colour | None = None,
 ) -> int:
     """A filled bar across the top with ``title`` (and ``right`` flush right); returns the first
-    free row below it. ``fill`` and ``ink`` default to the accent colour and text on it."""
+    free row below it. ``fill`` and ``ink`` default to the accent colour and text on it.
+
+    ``right`` is whole when the title leaves it room; when both are long, each has half."""
     draw.rectangle((0, 0, width - 1, BAR - 1), fill=palette.accent if fill is None else fill)
     ink = palette.on_fill if ink is None else ink
     room = columns(width - 4)
     if right:
-        right = clip(printable(right), room // 2)
+        right = clip(printable(right), max(room // 2, room - len(printable(title)) - 1))
         draw_text_right(draw, width - 1, 1, right, ink)
         room -= len(right) + 1
     draw_text(draw, 2, 1, clip(printable(title), room), ink)

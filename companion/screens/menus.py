@@ -8,13 +8,22 @@ from PIL import Image, ImageDraw
 
 from companion.screens.layout import (
     BAR,
+    PITCH,
     bottom_text_row,
     draw_footer,
     draw_list,
     draw_title_bar,
 )
 from companion.screens.palette import Size, blank, palette_for
-from companion.screens.text import clip, columns, draw_text, printable
+from companion.screens.text import (
+    clip,
+    columns,
+    draw_text,
+    draw_text_right,
+    printable,
+    text_width,
+    wrap,
+)
 
 #: The new-game form's fields, top to bottom, as ``editing=`` names them.
 NEW_GAME_FIELDS = ("level", "ruleset", "start", "red", "black", "table")
@@ -30,6 +39,8 @@ RULESETS = ("adjusted", "original")
 STARTS = ("standard", "free")
 #: Drawn after text being typed, where the next key will go.
 CURSOR = "_"
+#: What ends a line the screens had to cut (see :func:`companion.screens.text.clip`).
+CUT_MARK = "~"
 
 
 def menu_screen(
@@ -56,6 +67,67 @@ def menu_screen(
     top = draw_title_bar(draw, palette, title, width, right=f"{selected + 1}/{len(items)}")
     bottom = draw_footer(draw, palette, footer, width, height) if footer else height - 1
     draw_list(draw, palette, [(item, "") for item in items], selected, width, top, bottom)
+    return image
+
+
+def text_screen(
+    title: str,
+    lines: Sequence[str],
+    *,
+    footer: str | None = None,
+    right: str | None = None,
+    page: int | None = None,
+    names: Sequence[str] = (),
+    size: Size = (128, 64),
+    mode: str = "1",
+) -> Image.Image:
+    """A title and lines of text to read (instructions, the arbiter's menu, a pairing), none
+    of them selected: each line wrapped to the panel's width, and when they are more than it
+    holds, shown a page at a time (page ``page`` modulo their count, the bar saying which);
+    with no ``page`` (nothing turns them) the last line shown ends in the screens' cut mark.
+
+    A title too long for the bar keeps its first word there and opens the text with the
+    rest (``ARBITER`` over ``sand of a glass``), or with ``right`` (what is being typed, kept
+    whole at the bar's right) says its first word alone. The lines in ``names`` are players'
+    or tournaments' names: one too long for a line is cut rather than wrapped.
+    """
+    image, palette = blank(size, mode)
+    draw = ImageDraw.Draw(image)
+    width, height = image.size
+    room = columns(width - 2)
+    bottom = height - BAR - 3 if footer else height - 1
+    per_page = max(1, (bottom - BAR - 2 + 2) // PITCH)
+    rows: list[str] = []
+    for line in lines:
+        if line in names:
+            rows.append(clip(printable(line), room))
+        else:
+            rows += wrap(line, room) if line else []
+    head = title
+    if right is not None:
+        if len(printable(title)) + 1 + len(right) > columns(width - 4):
+            head = title.partition(" ")[0]
+    elif 2 + text_width(printable(title)) + (
+        3 + text_width(f"{per_page}/{per_page}") if len(rows) > per_page else 0
+    ) > width - 1:
+        head, _space, rest = title.partition(" ")  # room for the page mark
+        rows = wrap(rest.strip(), room) + rows
+    pages = [rows[i : i + per_page] for i in range(0, len(rows), per_page)] or [[]]
+    if page is None and len(pages) > 1:  # nothing turns the pages: cut, visibly
+        pages = [[*pages[0][:-1], clip(pages[0][-1] + CUT_MARK, room)]]
+    page = (page or 0) % len(pages)
+    mark = f"{page + 1}/{len(pages)}" if len(pages) > 1 else None
+    if mark is not None and right is None and 2 + text_width(head) + 3 <= (
+        width - 1 - text_width(mark)
+    ):  # the title whole beside the page mark, a few pixels apart
+        top = draw_title_bar(draw, palette, head, width)
+        draw_text_right(draw, width - 1, 1, mark, palette.on_fill)
+    else:
+        top = draw_title_bar(draw, palette, head, width, right=mark or right)
+    if footer:
+        draw_footer(draw, palette, footer, width, height)
+    for i, line in enumerate(pages[page]):
+        draw_text(draw, 1, top + i * PITCH, line, palette.foreground)
     return image
 
 

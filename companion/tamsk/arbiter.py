@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion import numbers
 from companion.arbiter.dispute import clock
 from companion.arbiter.kinds import RECENT_S, GameResult
 from companion.arbiter.station import ArbiterStation, ClockLike, Outcome
@@ -95,7 +96,7 @@ class TamskMirror:
                                    "text": _("{glass} has run out").format(glass=name)})
                 elif g.running and sand < LOW_SAND_S and not dead:
                     alerts.append({"kind": "low", "text": _("{glass} under 10 s ({sand} s)").format(
-                        glass=name, sand=f"{sand:.1f}")})
+                        glass=name, sand=numbers.decimal(sand, 1))})
         timer = game.timer
         remaining = timer.expires - t_now if timer.running else 0.0
         if (
@@ -202,6 +203,7 @@ def page_script() -> str:
         "rings": _("rings left: red {red}, black {black}"),
         "sand": _("sand: {glasses}"),
         "out": _("out"),
+        "decimal": numbers.cldr().decimal,  # 12,5 s in French and Czech (companion.numbers)
         "colours": {"red": colour_word("red"), "black": colour_word("black"),
                     "tie": _("a tie")},
         "reasons": {reason: reason_in_words(reason) for reason in _REASONS},
@@ -218,6 +220,8 @@ _SCRIPT = r"""
 const GEOMETRY = __GEOMETRY__;
 const TAMSK_WORDS = __TAMSK_WORDS__;
 KIND_WORDS.tamsk = TAMSK_WORDS.colours;
+// Seconds with one decimal, the decimal mark of the arbiter's language (CLDR's, server-side).
+const tenths = v => v.toFixed(1).replace(".", TAMSK_WORDS.decimal);
 function board(t) {
   const svg = el("svg", {width: 240, height: 262, viewBox: "0 0 240 262"});
   const at = {};
@@ -264,12 +268,12 @@ CARDS.tamsk = (box, t) => {
              + (t.confirmed ? w.confirmed : "")
            : fmt(W.turn, {player: colour(t.turn)}) + (t.in_hand && Object.keys(t.in_hand).length
                ? fmt(w.moving, {glasses: Object.values(t.in_hand).join(", ")}) : ""),
-    timer.running ? fmt(w.timer, {remaining: timer.remaining.toFixed(1),
+    timer.running ? fmt(w.timer, {remaining: tenths(timer.remaining),
                                   player: colour(timer.against)})
                   : w.timer_off,
     fmt(w.rings, {red: rl.red, black: rl.black}),
     fmt(w.sand, {glasses: Object.entries(t.glasses).map(([g, i]) =>
-      `${g} ${i.dead ? w.out : i.sand.toFixed(1)}`).join(" ")}),
+      `${g} ${i.dead ? w.out : tenths(i.sand)}`).join(" ")}),
     fmt(W.records, {n: t.seq + 1}),
   ];
   for (const line of lines) box.appendChild(el("div", {}, line));

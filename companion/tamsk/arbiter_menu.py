@@ -437,9 +437,10 @@ class ArbiterMenu:
     # ------------------------------------------------------------------ screen
 
     def screen(self, now: float | None = None) -> list[str]:
-        """Up to four short lines for the table's screen at ``now`` (by default the time of the
-        last key), in the table's language (what is journaled, the notes and the corrections'
-        reasons, stays English)."""
+        """A title and a few short lines for the table's screen at ``now`` (by default the time
+        of the last key), in the table's language (what is journaled, the notes and the
+        corrections' reasons, stays English); the screen wraps a long line and shows them a
+        page at a time when they are more than it holds."""
         now = self._now if now is None else now
         self.settle(now)
         if self.state == "idle":
@@ -454,10 +455,10 @@ class ArbiterMenu:
                     _("try again in {seconds} s").format(seconds=math.ceil(left)), back]
         if self.state == "pin":
             return [_("ARBITER"), _("PIN: ") + "*" * len(self._typed), said(self.message)]
-        if self.state == "menu":
-            return [_("ARBITER  * leaves"), _("1 sand 2 space 3+ 4- ring"),
-                    _("5 undo 6 pen 7 -pen 8 res"),
-                    said(self.message) or _("9 round A turn B options")]
+        if self.state == "menu":  # the keys in five short lines, then the latest news
+            menu = [_("ARBITER  * leaves"), _("1 sand  2 space"), _("3/4 ring +/-"),
+                    _("5 undo  8 result"), _("6/7 penalty +/-"), _("9 round A turn B opt.")]
+            return [*menu, said(self.message)] if self.message else menu
         assert self._item is not None
         lines = [_("ARBITER {item}").format(item=_(self._item.label))]
         if self._item.what == "undo" and self._undo_target is not None:

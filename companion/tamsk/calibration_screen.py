@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from companion import numbers
 from companion.i18n import _, pgettext
 from companion.screens.digits import digits_width, draw_digits
 from companion.screens.layout import PITCH, draw_title_bar, draw_warning_bar
 from companion.screens.palette import Size, blank
-from companion.screens.text import LINE_HEIGHT, draw_text, draw_text_right
+from companion.screens.text import LINE_HEIGHT, columns, draw_text, draw_text_right, wrap
 from companion.tamsk.view import GLASSES, NOMINAL_PERIOD, glass_owner
 
 #: A glass further than this fraction from the nominal period is flagged.
@@ -78,7 +79,19 @@ def calibration_warning(
         return None
     name = glass if glass in off else next(iter(off))
     mean = mean_periods(measured)[name]
-    return f"{name} {off[name] * 100:+.1f}% ({mean:.1f} s)"
+    return f"{name} {numbers.percent(off[name], sign=True)} ({numbers.seconds(mean)})"
+
+
+def _flowed(words: str, width: int, lines: int) -> tuple[list[str], str]:
+    """``words`` in up to ``lines`` lines of ``width`` characters, and what is left over."""
+    out: list[str] = []
+    rest = words.split()
+    while rest and len(out) < lines:
+        line = rest.pop(0)
+        while rest and len(line) + 1 + len(rest[0]) <= width:
+            line += " " + rest.pop(0)
+        out.append(line)
+    return out, " ".join(rest)
 
 
 def calibration_screen(
@@ -123,21 +136,27 @@ def calibration_screen(
         right=f"{pass_number}/{passes}"
     )
     digit_height = 24 if tall else 18
-    seconds = f"{min(elapsed, 999.9):.1f}"
+    seconds = numbers.decimal(min(elapsed, 999.9), 1).replace(" ", "")
     right = draw_digits(draw, 2, top, seconds, digit_height, palette.foreground)
     owner = pgettext("player", glass_owner(glass)).upper()
+    words = _("{owner} ring when empty").format(owner=owner)
     if tall:
         draw_text(draw, right + 3, top + digit_height - 7, "s", palette.foreground)
-        hint = [_("{owner} ring when empty").format(owner=owner)]
-        hint_x, hint_top = 2, top + digit_height + 4
-        table_top = hint_top + PITCH + 3
+        hint_top = top + digit_height + 4
+        hint = wrap(words, columns(width - 2))
+        for i, line in enumerate(hint):
+            draw_text(draw, 2, hint_top + i * PITCH, line, palette.dim)
+        table_top = hint_top + len(hint) * PITCH + 3
     else:
         # No room for the unit beside the hint on 128 columns; the title says what is timed.
-        hint = [_("{owner} ring").format(owner=owner), _("when empty")]
-        hint_x, hint_top = 2 + digits_width("888.8", digit_height) + 11, top + 1
+        # The hint fills the two lines beside the digits, then the line under the glasses.
+        hint_x = 2 + digits_width("888.8", digit_height) + 11
+        beside, under = _flowed(words, columns(width - hint_x), 2)
+        for i, line in enumerate(beside):
+            draw_text(draw, hint_x, top + 1 + i * PITCH, line, palette.dim)
+        if under:
+            draw_text(draw, 1, height - LINE_HEIGHT, under, palette.dim)
         table_top = top + digit_height + 3
-    for i, line in enumerate(hint):
-        draw_text(draw, hint_x, hint_top + i * PITCH, line, palette.dim)
     for i, name in enumerate(GLASSES):
         if tall:
             x, y, cell = 0, table_top + i * PITCH, width
@@ -155,11 +174,12 @@ def calibration_screen(
         mark = "!" if name in off else ""
         if tall:
             passes_done = measured.get(name) or ()
-            text = " ".join(f"{p:.1f}" for p in passes_done) or "---"
+            text = " ".join(numbers.decimal(p, 1) for p in passes_done) or "---"
             draw_text(draw, x + 19, y, text, value_ink)
             if name in means:
-                deviation = (means[name] - nominal) / nominal * 100
-                draw_text_right(draw, x + cell - 2, y, f"{deviation:+.1f}%{mark}", value_ink)
+                deviation = (means[name] - nominal) / nominal
+                draw_text_right(draw, x + cell - 2, y,
+                                numbers.percent(deviation, sign=True) + mark, value_ink)
         else:
             value = f"{means[name]:.0f}{mark}" if name in means else "---"
             draw_text(draw, x + 16, y, value, value_ink)

@@ -18,7 +18,7 @@ from typing import Any
 from companion.i18n import N_
 from companion.remark import Remark, joined
 from companion.replay.model import Frame, Line, PackedState, Replay, unknown_header_fields
-from companion.replay.panel import clock
+from companion.replay.panel import moment
 from companion.scenario import MalformedInput, NumberedEvent
 from companion.tamsk.events import GLASSES, KINDS, Event, parse_event
 from companion.tamsk.game import Game, Rules
@@ -99,12 +99,12 @@ class _Seen:
         for name in GLASSES:
             g = game.glasses[name]
             if g.dead and name not in self.dead:
-                at = clock(g.died_at or game.t)
+                at = moment(g.died_at or game.t)
                 out.append((Remark(N_("{glass} lost"), glass=name),
                             Remark(N_("{glass} ran out of sand at {at}: lost"),
                                    glass=name, at=at)))
         for p in game.penalties[self.penalties :]:
-            at = clock(p.t)
+            at = moment(p.t)
             who = _player(p.player)
             if p.kind == "late":
                 out.append((Remark(N_("{player} late"), player=who),
@@ -268,7 +268,7 @@ def fold(header: dict[str, Any], events: list[NumberedEvent], notes: list[str]) 
             said = seen.changes(game)
             if said and not was_over:
                 words = joined(["-- ", joined([s for s, _ in said], ", "),
-                                f" @{clock(deadline)}"])
+                                f" @{moment(deadline)}"])
                 frames.append(
                     Frame(
                         len(frames),

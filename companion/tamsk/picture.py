@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion import numbers
 from companion.i18n import _, say
 from companion.replay import bitmap
 from companion.replay.model import Frame
@@ -201,8 +202,12 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
         winner = s.get("winner")
         words = _("a tie") if winner == "tie" else _("{player} wins").format(
             player=colour_word(str(winner)))
-        out.append(Text(x, y, _("game over: {result} ({reason})").format(
-            result=words, reason=reason_in_words(s.get("reason"))), Ink.TEXT, 1))
+        said = _("game over: {result} ({reason})").format(
+            result=words, reason=reason_in_words(s.get("reason")))
+        for line in bitmap.wrap(said, PANEL_W // bitmap.CHAR_WIDTH)[:2]:
+            out.append(Text(x, y, line, Ink.TEXT, 1))
+            y += 10
+        y -= 10
     else:
         turn = str(s.get("turn"))
         out.append(Circle(x + 5, y + 3, 5, Ink.RED if turn == "red" else Ink.BLACK))
@@ -212,10 +217,12 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
     left = s.get("rings_left", {})
     out.append(Text(x, y, _("rings left"), Ink.GREY, 1))
     y += 12
+    label = max(bitmap.width(colour_word(p)) for p in ("red", "black")) + 6  # ČERVENÝ
     for player, ink in (("red", Ink.RED), ("black", Ink.BLACK)):
         n = int(left.get(player, 0))
         out.append(Text(x, y, colour_word(player), ink, 1))
-        out += _bar(x + 40, y - 1, 170, 8, n / 32, ink)
+        bar_x = x + max(40, label)  # the bar starts where the longest colour word ends
+        out += _bar(bar_x, y - 1, 210 - (bar_x - x), 8, n / 32, ink)
         out.append(Text(right, y, f"{n:2d}", ink, 1, "rt"))
         y += 12
     y += 6
@@ -233,7 +240,8 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
             period = float(g.get("period") or 180.0)
             sand = float(g.get("sand") or 0.0)
             out += _bar(x + 56, y - 1, 90, 8, sand / period, Ink.SAND)
-            out.append(Text(x + 152, y, f"{sand:5.1f}s", Ink.TEXT, 1))
+            if not g.get("dead"):  # a lost glass's words (ztracené 0:25,0) take the room
+                out.append(Text(x + 152, y, numbers.seconds(sand).rjust(7), Ink.TEXT, 1))
         if timed:
             out.append(Text(right, y, _status(g, name in hands), Ink.GREY, 1, "rt"))
         y += 12
@@ -243,7 +251,7 @@ def panel(frame: Frame, *, title: str = "", total: int | None = None) -> list[Sh
         if timer.get("running"):
             remaining = float(timer.get("remaining") or 0.0)
             out.append(Text(x, y, _("15 s timer {left}s against {player}").format(
-                left=f"{remaining:4.1f}", player=colour_word(str(timer.get("against")))),
+                left=numbers.decimal(remaining, 1), player=colour_word(str(timer.get("against")))),
                 Ink.TEXT, 1))
             y += 11
             out += _bar(x, y, PANEL_W, 8, remaining / 15.0, Ink.HIGHLIGHT)

@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion import numbers
 from companion.i18n import _
 from companion.screens.layout import PITCH, draw_title_bar
 from companion.screens.palette import Palette, Size, blank
@@ -155,10 +156,11 @@ def _draw_run_out(
         if y + LINE_HEIGHT > height:
             break
         owner = "red" if glass.startswith("r") else "black"
-        time = "--" if t is None else f"{t:.{decimals}f}s"  # game seconds, with their unit
+        time = "--" if t is None else numbers.seconds(t, decimals)  # game seconds
         draw_text(draw, 1, y, f"{rank}.", palette.dim)
         draw_text(draw, 19, y, f"{glass} {time}", palette.player(owner))
         name_x = 19 + text_width(f"{glass} {time} ")
-        name = clip(printable(state.name(owner)), room - columns(name_x))
-        draw_text(draw, name_x, y, name, palette.dim)
-        y += PITCH
+        name = printable(state.name(owner))
+        if state.names.get(owner) or len(name) <= room - columns(name_x):  # a colour word
+            draw_text(draw, name_x, y, clip(name, room - columns(name_x)), palette.dim)
+        y += PITCH  # a colour word too long is left out: the glass's letter says whose it is

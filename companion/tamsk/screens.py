@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from companion import numbers
 from companion.i18n import _
 from companion.screens.digits import digits_width, draw_digits
 from companion.screens.layout import BAR as WARNING_BAR
@@ -31,6 +32,7 @@ from companion.screens.text import (
     draw_text_right,
     printable,
     text_width,
+    wrap,
 )
 from companion.tamsk.view import (
     LOW_SAND,
@@ -98,6 +100,11 @@ def _draw_ring_icon(draw: ImageDraw.ImageDraw, x: int, y: int, fill: Colour) -> 
     draw.ellipse((x, y + 1, x + 4, y + 5), outline=fill)
 
 
+def said_seconds(sand: float) -> str:
+    """A glass's seconds (:func:`seconds_text`) with the players' decimal mark: ``9,4``."""
+    return seconds_text(sand).replace(".", numbers.cldr().decimal)
+
+
 def _draw_header(
     draw: ImageDraw.ImageDraw, palette: Palette, state: TableView, width: int, box_height: int
 ) -> None:
@@ -116,9 +123,16 @@ def _draw_header(
             ink = palette.player(player)
         rings = str(state.rings_left[player]) + ("+" if state.bonus_ring == player else "")
         rings_left_edge = right - 1 - text_width(rings)
-        room = columns(rings_left_edge - 8 - (left + 2))
-        draw_text(draw, left + 2, text_y, clip(printable(state.name(player)), room), ink)
-        _draw_ring_icon(draw, rings_left_edge - 7, text_y, ink)
+        name = printable(state.name(player))
+        name_x, room = left + 2, columns(rings_left_edge - 8 - (left + 2))
+        if len(name) > room:  # the ring before the count gives way to the name (ČERVENÝ),
+            name_x = left + 1  # and the second ring's "+" (the line under the glasses says it)
+            rings = rings.rstrip("+") if len(name) > columns(
+                right - text_width(rings) - 4 - name_x) else rings
+            room = columns(right - text_width(rings) - 4 - name_x)
+        else:
+            _draw_ring_icon(draw, rings_left_edge - 7, text_y, ink)
+        draw_text(draw, name_x, text_y, clip(name, room), ink)
         draw_text_right(draw, right, text_y, rings, ink)
 
 
@@ -199,7 +213,7 @@ def _draw_glass_row(
         bar_colour, text_colour = _sand_colours(palette, state, glass)
         bar_right = right
         if state.show_sand_seconds:
-            draw_text_right(draw, right + 1, y, seconds_text(info.sand), text_colour)
+            draw_text_right(draw, right + 1, y, said_seconds(info.sand), text_colour)
             bar_right = right - 3 * 6 - 2
         fraction = info.sand / state.period(glass)
         _draw_bar(draw, palette, (cursor, y, bar_right, y + 6), fraction, bar_colour)
@@ -207,16 +221,25 @@ def _draw_glass_row(
         draw.line((x, y + 3, right, y + 3), fill=palette.foreground)
 
 
+def _named(words: str, name: str, room: int) -> str:
+    """``words`` (a message with a ``{player}``) said of ``name``, the name cut rather than
+    the message when they do not fit in ``room`` characters."""
+    whole = words.format(player=name)
+    if len(whole) <= room:
+        return whole
+    return words.format(player=clip(name, max(2, len(name) - (len(whole) - room))))
+
+
 def _status_text(state: TableView, room: int) -> str:
     """The one-line news beside the clock: the result, the glass in hand, a second ring."""
     if state.over:
         if state.winner in PLAYERS:
-            return clip(_("{player} wins").format(player=state.name(str(state.winner))), room)
+            return _named(_("{player} wins"), state.name(str(state.winner)), room)
         return _("tie") if state.winner == "tie" else _("game over")
     if state.in_hand:
         return _("{glass} in hand").format(glass=state.in_hand)
     if state.bonus_ring:
-        return clip(_("{player}: 2nd ring").format(player=state.name(state.bonus_ring)), room)
+        return _named(_("{player}: 2nd ring"), state.name(state.bonus_ring), room)
     return ""
 
 
@@ -273,8 +296,9 @@ def _draw_compact(
                         centre_in=width - 2 * left, tallest=COMPACT_COUNTDOWN)
         return
     clock = clock_text(state.t)
-    draw_text(draw, 1, status_y, clock, palette.dim)
-    status = _status_text(state, columns(width - 2) - len(clock) - 1)
+    status = _status_text(state, columns(width - 2))
+    if len(status) + 1 + len(clock) <= columns(width - 2):  # else the news whole, no clock
+        draw_text(draw, 1, status_y, clock, palette.dim)
     draw_text_right(draw, width - 1, status_y, status, palette.foreground)
 
 
@@ -298,12 +322,13 @@ def _draw_glass_block(
         block = LINE_HEIGHT
     else:
         bar_colour, text_colour = _sand_colours(palette, state, glass)
-        if info.dead:
-            draw_text_right(draw, right + 1, y, _("dead"), palette.dim)
-        elif state.show_sand_seconds:
-            draw_text_right(draw, right + 1, y, seconds_text(info.sand), text_colour)
-        fraction = info.sand / state.period(glass)
-        _draw_bar(draw, palette, (x + 1, y + 10, right - 1, y + 16), fraction, bar_colour)
+        if info.dead:  # the word on the bar's row: beside the space a long one would meet it
+            draw_text(draw, x + 3, y + 10, _("dead"), palette.dim)
+        else:
+            if state.show_sand_seconds:
+                draw_text_right(draw, right + 1, y, said_seconds(info.sand), text_colour)
+            fraction = info.sand / state.period(glass)
+            _draw_bar(draw, palette, (x + 1, y + 10, right - 1, y + 16), fraction, bar_colour)
         block = 17
     if info.dead:
         _draw_cross(draw, (x, y - 1, right, y + block - 1), palette.foreground)
@@ -333,10 +358,9 @@ def _draw_tall(
         lines.append(status)
     if state.penalties:
         last_penalty = state.penalties[-1]
-        lines.append(
-            f"{penalty_in_words(last_penalty.kind)} {state.name(last_penalty.player)} "
-            f"{clock_text(last_penalty.t)}"
-        )
+        head, at = penalty_in_words(last_penalty.kind), clock_text(last_penalty.t)
+        lines += wrap(f"{head} {printable(state.name(last_penalty.player))} {at}",
+                      columns(width - 2))
     for i, line in enumerate(lines):
         y = top + i * (LINE_HEIGHT + 1)
         if y + LINE_HEIGHT > last + 1:
@@ -356,32 +380,27 @@ def menu_back_key(view: Mapping[str, Any]) -> str:
 def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:
     """The screen a Tamsk table shows for its view: the new-game menu while paused or before a
     game, the arbiter's menu, the result, or the glasses."""
-    from companion.screens.menus import menu_screen, with_prompt
+    from companion.screens.menus import text_screen, with_prompt
     from companion.tamsk.result_screen import result_screen
 
-    if view.get("paused") or view.get("game") is None:
-        return menu_screen(
+    if view.get("paused") or view.get("game") is None:  # the digits typed in the title bar
+        back = menu_back_key(view)
+        return text_screen(
             _("New game"),
-            [
-                _("level 1-3, rules 1-2"),
-                _("(1 adjusted, 2 orig.),"),
-                _("start 1-2, then #"),
-                _("31# = level 3 adj."),
-            ],
-            0,
-            footer=f"> {view.get('entry', '')}_  " + menu_back_key(view),
+            [_("level 1-3,"), _("rules 1 adj. 2 orig.,"), _("start 1 std. 2 free,"),
+             _("then #. 31# = level 3"), *([back] if back else [])],
+            right=f"> {view.get('entry', '')}_",
             size=size,
             mode=mode,
         )
     if view.get("arbiter"):
         lines = [str(line) for line in view["arbiter"]]
-        return menu_screen(
-            lines[0] if lines else _("Arbiter"), lines[1:5] or [""], 0, size=size, mode=mode
-        )
+        return text_screen(lines[0] if lines else _("Arbiter"), lines[1:],
+                           page=int(view.get("arbiter_page") or 0), size=size, mode=mode)
     if view.get("error"):  # a refusal, whole, until the next input
         from companion.screens import error_screen
 
-        return error_screen(str(view["error"]), title=_("Refused"), hint=_("next input: back"),
+        return error_screen(str(view["error"]), title=_("Refused"), hint=_("move or key: back"),
                             size=size, mode=mode, page=int(view.get("error_page") or 0))
     if view.get("over"):
         return result_screen(view, size=size, mode=mode)

@@ -147,8 +147,9 @@ class KeypadEntry:
     def _on_tile(self, key: str) -> Screen:
         self._note = ""
         if key.isdigit():
-            if len(self._typed) >= 2:
-                return self._error("tile numbers have two digits at most; * clears")
+            if len(self._typed) >= 2:  # never a number other than the one typed: start again
+                typed, self._typed = self._typed + key, ""
+                return self._error(TOO_LONG.format(typed=typed))
             self._typed += key
             return self._screen()
         if key == "*":
@@ -180,8 +181,7 @@ class KeypadEntry:
             if not self._offer(number):
                 if isinstance(g, HandsGame):
                     return self._error(_hands_refusal(g, number))
-                why = "only forced spaces are open now" if self.game.free_move_used else ""
-                return self._error(f"tile {number} fits nowhere now" + (f"; {why}" if why else ""))
+                return self._error(_nowhere(self.game, number))
             self._mode = PLACE
             return self._screen()
         return self._error("type a tile number first (D: menu)")
@@ -492,5 +492,19 @@ def _hands_refusal(g: HandsGame, number: int) -> str:
     if fills and not g.free_move_used:
         shown = ", ".join(f"tile {f.tile} on ({f.q}, {f.r})" for f in fills[:2])
         return say.CANNOT_FILL.format(detail=f"{g.turn} can fill {shown}")
-    why = "only forced spaces are open now" if g.free_move_used else ""
-    return f"tile {number} fits nowhere now" + (f"; {why}" if why else "")
+    return _nowhere(g, number)
+
+
+#: A third digit: what was typed is cleared, so ``#`` never places a number not on screen.
+TOO_LONG = "tile numbers have two digits at most: {typed} cleared, type the number again"
+
+
+def _nowhere(g: Game, number: int) -> str:
+    """Why tile ``number`` has no spot (in English, as journaled): after the free move only
+    forced spaces may be filled, and with none open the turn is to be ended."""
+    if not g.free_move_used:
+        return f"tile {number} fits nowhere now"
+    if g.forced_spaces():
+        return f"tile {number} fits nowhere now; only forced spaces are open now"
+    return (f"tile {number} fits nowhere now: the free move is made and no forced space "
+            "is open; D then 1 ends the turn")

@@ -156,13 +156,15 @@ def line_words(
                 words += [word(str(colour)), f"#{tile}"]
         else:
             words += [f"#{tile}" for tile in draws]
+    elif kind == "done":  # a player's turn ended: said as such (not the race's "done")
+        words.append(word("done", "turn"))
     else:
         words.append(word(kind))
     if e.get("t") is not None:
         words.append(stamp(e["t"], exact))
     if kind == "place" and len(events) > 1:
         done = events[1]
-        words.append(joined([word("done"),
+        words.append(joined([word("done", "turn"),
                              stamp(done["t"], exact) if done.get("t") is not None else ""]))
     return joined(words, " ")
 

@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw
 
 from companion.i18n import N_, _, pgettext
 from companion.screens.layout import (
+    BAR,
     PITCH,
     draw_footer,
     draw_list,
@@ -48,6 +49,7 @@ from companion.screens.text import (
     draw_text_centred,
     draw_text_right,
     text_width,
+    wrap,
 )
 from companion.tantrix import messages as say
 from companion.tantrix.cellnames import CellNames
@@ -175,25 +177,39 @@ def split_refusal(error: str) -> tuple[str | None, str]:
     return None, error
 
 
-def _headline(view: Mapping[str, Any]) -> tuple[str, str]:
-    """The title bar: whose turn it is and the bag, or the result."""
+def _headline(view: Mapping[str, Any], room: int = 20) -> tuple[str, str]:
+    """The title bar: whose turn it is and the bag (``final phase`` once the bag is empty),
+    or the result; in ``room`` characters the turn is said by the name alone rather than
+    cut, and the bag keeps its word."""
     if view.get("over"):
         winner = view.get("winner")
         if winner == "tie":
-            return _("a tie"), _("game over")
-        if winner:
-            return _("{player} wins").format(player=player_name(view, str(winner))), _("game over")
-        return _("game ended"), _("bag {n}").format(n=view.get("bag", 0))
-    return (_("{player}'s turn").format(player=player_name(view, str(view.get("turn")))),
-            _("bag {n}").format(n=view.get("bag", 0)))
+            title = _("a tie")
+        elif winner:
+            title = _("{player} wins").format(player=player_name(view, str(winner)))
+        else:
+            return _("game ended"), _("bag {n}").format(n=view.get("bag", 0))
+        right = _("game over")
+        return title, right if len(title) + 1 + len(right) <= room else ""
+    name = player_name(view, str(view.get("turn")))
+    right = (_("final phase") if view.get("phase") == "final"
+             else _("bag {n}").format(n=view.get("bag", 0)))
+    title = _("{player}'s turn").format(player=name)
+    if len(title) + 1 + len(right) > room:
+        title = name  # the bar in the player's colour says it is his turn
+    return title, right
 
 
-def _phase_text(view: Mapping[str, Any], room: int) -> str:
-    """``"restricted ! d2 b5"``: the phase, then the open forced spaces (or none), in ``room``
-    characters (forced spaces that do not fit are counted: ``+3``)."""
-    phase = _("final phase") if view.get("phase") == "final" else _("restricted")
+def _status_text(view: Mapping[str, Any], room: int) -> str:
+    """Where the table stands, in ``room`` characters: the open forced spaces (those that do
+    not fit counted: ``+3``); with none, that the turn is to be ended once the free move is
+    made, else that nothing is forced."""
     cells = _forced_cells(view)
-    return with_cells(f"{phase} !", cells, room) if cells else clip(phase + _(", no forced"), room)
+    if cells:
+        return with_cells(_("forced:"), cells, room)
+    if view.get("free_move_used") and not view.get("over"):
+        return _("D 1: end the turn")
+    return _("no forced space")
 
 
 def _forced_cells(view: Mapping[str, Any]) -> list[str]:
@@ -641,16 +657,12 @@ def _draw_table(
     """Whose turn, the bag, the phase and forced spaces, every player's chain, the number
     typed so far; on a tall panel the whole board above them."""
     turn = None if view.get("over") else view.get("turn")
-    title, right = _headline(view)
+    title, right = _headline(view, columns(width - 4))
     stage = entry.get("stage")
     if stage == "starter" and not view.get("over"):
         title, turn = _(say.START_TITLE), None
-    # A long title (Czech "na tahu červená") keeps its words: the bag count moves to a line of
-    # its own on a tall panel, and to its bare number in the bar of a short one.
-    crowded = len(title) + 1 + len(right) > columns(width - 4) and not view.get("over")
-    bag_row = 1 if crowded and tall else 0
-    if crowded:
-        right = "" if tall else str(view.get("bag", 0))
+        if len(title) + 1 + len(right) > columns(width - 4):
+            right = ""  # the bag is full at the start draw: its count says nothing
     y = draw_title_bar(
         draw,
         palette,
@@ -667,38 +679,37 @@ def _draw_table(
     paired = not tall and (len(players) > 3 or hands)
     score_rows = (len(players) + 1) // 2 if paired else len(players)
     bottom_y = height - LINE_HEIGHT
-    hand_row = 1 if hands and not view.get("over") else 0
+    hand_lines = _hand_lines(view, stage, room) if hands and not view.get("over") else []
+    spare = (bottom_y - y) // PITCH - 1 - score_rows  # rows left for the hand
+    if len(hand_lines) > max(1, spare):
+        hand_lines = [_hand_lines(view, stage, room, rows=1)[0]]
     if tall:
-        text_top = bottom_y - PITCH * (1 + bag_row + score_rows + hand_row) - 2
+        text_top = bottom_y - PITCH * (1 + score_rows + len(hand_lines)) - 2
         _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
         draw.line((0, text_top - 1, width - 1, text_top - 1), fill=palette.dim)
         y = text_top + 1
-    if bag_row:
-        draw_text(draw, 1, y, clip(_("bag {n}").format(n=view.get("bag", 0)), room),
-                  palette.foreground)
-        y += PITCH
     forced_ink = palette.warning if view.get("forced") and tall else palette.foreground
     fills = view.get("must_fill") or []
     if fills and not view.get("over"):
         names = CellNames.of_view(view)
-        words = " ".join(f"{t}@{names.name(q, r)}" for t, q, r in fills)
-        draw_text(draw, 1, y, clip(_(say.MUST_FILL).format(fills=words), room), palette.warning)
+        lead = _(say.MUST_FILL).format(fills="").rstrip()
+        draw_text(draw, 1, y, with_cells(lead, [f"{t}@{names.name(q, r)}" for t, q, r in fills],
+                                         room), palette.warning)
     else:
-        draw_text(draw, 1, y, _phase_text(view, room), forced_ink)
+        draw_text(draw, 1, y, _status_text(view, room), forced_ink)
     y += PITCH
-    if hand_row:
-        tiles = " ".join(str(t) for t in view.get("hand") or [])
-        words = _(say.SKIP_START) if stage == "starter" else _(say.HAND).format(tiles=tiles)
-        draw_text(draw, 1, y, clip(words, room), palette.foreground)
+    for line in hand_lines:
+        draw_text(draw, 1, y, line, palette.foreground)
         y += PITCH
     half = (width - 2) // 2
     for i, player in enumerate(players):
         s = scores.get(player) or {}
         ink = _letter_colour(palette, player)
-        if paired:
+        if paired:  # two to a line: the name (cut to fit) and the points
             x = 1 + (i % 2) * half
-            words = chain_text(s).replace(" ", "")
-            draw_text(draw, x, y, clip(f"{player_name(view, player)[:3]} {words}", 10), ink)
+            points = str(int(s.get("points", 0)))
+            name = clip(player_name(view, player), columns(half) - len(points) - 2)
+            draw_text(draw, x, y, f"{name} {points}", ink)
             if i % 2:
                 y += PITCH
             continue
@@ -709,15 +720,35 @@ def _draw_table(
     if paired and len(players) % 2:
         y += PITCH
     typed = entry.get("typed") or ""
+    drawing = player_name(view, str(entry.get("drawing")))
     if view.get("over"):
         prompt = _("D: menu")
     elif stage == "starter":
-        prompt = _(say.SCREEN_START).format(player=entry.get("drawing"), typed=typed)
+        prompt = _(say.SCREEN_START).format(player=drawing, typed=typed)
     elif stage == "draw":
-        prompt = _(say.SCREEN_DRAW).format(player=entry.get("drawing"), typed=typed)
+        prompt = _(say.SCREEN_DRAW).format(player=drawing, typed=typed)
+    elif view.get("free_move_used"):
+        prompt = _(say.TILE_OR_END).format(typed=typed)
     else:
         prompt = _(say.TILE).format(typed=typed)
     draw_text(draw, 1, bottom_y, clip(prompt, room), palette.foreground)
+
+
+def _hand_lines(
+    view: Mapping[str, Any], stage: object, room: int, rows: int = 2
+) -> list[str]:
+    """The hand (``hand 12 16 18 39 54 60``) or, at the start draw, how it goes: in one line,
+    else in ``rows`` lines; in one line when ``rows`` is 1, the tiles alone, the others
+    counted (``+2``) when even they do not fit."""
+    if stage == "starter":
+        return wrap(_(say.SKIP_START), room, max_lines=rows)
+    tiles = [str(t) for t in view.get("hand") or []]
+    words = _(say.HAND).format(tiles=" ".join(tiles))
+    if len(words) <= room:
+        return [words]
+    if rows > 1:
+        return wrap(words, room, max_lines=rows)
+    return [with_cells("", tiles, room).strip()]
 
 
 def _draw_solo(
@@ -730,10 +761,11 @@ def _draw_solo(
     tall: bool,
 ) -> None:
     """A solo mode's page: its name and bag, how far from solved, the forced spaces, the
-    prompt; on a tall panel the board above."""
+    prompt (in two lines when long, a page at a time when longer); on a tall panel the
+    board above."""
     title = _(say.SOLO_TITLES[str(view["mode"])])
     if view.get("puzzle"):
-        title = f"{title} {view['puzzle']}"
+        title = f"{title} {_(str(view['puzzle']))}"
     right = (
         f"{view.get('placed', 0)}/{view.get('size')}" if view.get("size")
         else _("bag {n}").format(n=view.get("bag", 0))
@@ -746,21 +778,61 @@ def _draw_solo(
     y = draw_title_bar(draw, palette, title, width, right=right)
     room = columns(width - 2)
     bottom_y = height - LINE_HEIGHT
-    lines = [str(x) for x in view.get("lines") or []]
+    lines = solo_lines(view, room)
     if not race:
         cells = _forced_cells(view)
-        lines.append(with_cells("!", cells, room) if cells else _("no forced space"))
-    if race and not tall:
-        lines = lines[: (bottom_y - y) // PITCH]
+        lines.append(with_cells(_("forced:"), cells, room) if cells else _("no forced space"))
+    prompt = _("D: menu") if view.get("over") else str(entry.get("prompt") or "").split(". ")[-1]
+    asked = wrap(prompt, room)
+    prompt_rows = 1 if len(asked) == 1 else 2
+    rows = (bottom_y - PITCH * (prompt_rows - 1) - y) // PITCH  # above the prompt
     if tall and not race:
-        text_top = bottom_y - PITCH * len(lines) - 2
+        text_top = bottom_y - PITCH * (len(lines) + prompt_rows - 1) - 2
         _draw_board(draw, palette, view, (0, y, width - 1, text_top - 3))
         y = text_top + 1
+        rows = len(lines)
+    page = int(view.get("prompt_page") or 0)
+    if len(lines) > rows:  # the race's players: a page at a time
+        pages = [lines[i : i + rows] for i in range(0, len(lines), max(1, rows))]
+        lines = pages[page % len(pages)]
     for i, line in enumerate(lines):
         ink = palette.warning if line == _(say.SOLVED) else palette.foreground
-        draw_text(draw, 1, y + i * PITCH, clip(line, room), ink)
-    prompt = "D: menu" if view.get("over") else str(entry.get("prompt") or "")
-    draw_text(draw, 1, bottom_y, clip(prompt.split(". ")[-1], room), palette.foreground)
+        draw_text(draw, 1, y + i * PITCH, line, ink)
+    top = bottom_y - PITCH * (prompt_rows - 1)
+    draw_paragraph(draw, palette, prompt, 0, width - 1, top, height - 1, page=page)
+
+
+def solo_lines(view: Mapping[str, Any], room: int) -> list[str]:
+    """How a solo game stands, a few short lines of at most ``room`` characters: the red
+    line or loop of Solitaire, the Rainbow's longest line, Gobble's gobbles and discard pile,
+    the tiles laid; in a race each player's rank and gobbles (a long name cut)."""
+    if view.get("race"):
+        finished = {f.get("player") for f in view.get("finished") or []}
+        out = []
+        for rank, player in enumerate(view.get("ranking") or [], start=1):
+            tail = " " + _("g{n}").format(n=(view.get("gobbles") or {}).get(player, 0))
+            if player in finished:
+                tail += " " + _(say.RACE_DONE)
+            head = f"{rank}. "
+            out.append(head + clip(str(player), max(1, room - len(head) - len(tail))) + tail)
+        return out
+    mode = view.get("mode")
+    if mode == "solitaire":
+        best = view.get("red_line") if view.get("target") == "line" else view.get("red_loop")
+        words = (_("red line {best}/{tiles}") if view.get("target") == "line"
+                 else _("red loop {best}/{tiles}"))
+        first = [words.format(best=best, tiles=view.get("red_tiles"))]
+    elif mode == "rainbow":
+        longest = max((int(s.get("line", 0)) for s in (view.get("scores") or {}).values()),
+                      default=0)
+        first = [_("longest line {n}/{size}").format(n=longest, size=view.get("size"))]
+    else:
+        pile = " ".join(map(str, (view.get("discard") or [])[-3:]))
+        first = [_("gobbles: {n}").format(n=view.get("gobbles", 0)),
+                 _("discard: {tiles}").format(tiles=pile) if pile else _("no discard")]
+    second = (_(say.SOLVED) if view.get("solved")
+              else _("{placed} placed").format(placed=view.get("placed", 0)))
+    return [*first, second]
 
 
 # -- placing a tile ------------------------------------------------------------------------------
@@ -792,11 +864,14 @@ def _draw_place(
     turn = view.get("turn")
     forced = bool(entry.get("spot_is_forced"))
     where = f"{int(entry.get('spot_index') or 0) + 1}/{int(entry.get('spot_count') or 0)}"
+    title = _("{player}: tile {tile}").format(player=player_name(view, str(turn)),
+                                               tile=entry.get("tile"))
+    if view.get("mode") in say.SOLO_TITLES:  # one player: the tile is the news
+        title = _("tile {tile}").format(tile=entry.get("tile"))
     y = draw_title_bar(
         draw,
         palette,
-        _("{player}: tile {tile}").format(player=player_name(view, str(turn)),
-                                          tile=entry.get("tile")),
+        title,
         width,
         right=("!" if forced else "") + where,
         fill=_player_fill(palette, turn),
@@ -842,7 +917,10 @@ def _draw_place(
     draw.line((divider, y, divider, height - 1), fill=palette.dim)
     draw_tile_inset(draw, palette, entry, ((divider + width) / 2, y + 17), 9.0)
     bottom = height - LINE_HEIGHT
-    draw_text(draw, divider + 3, bottom, _("rotation {n}").format(n=rotation), palette.foreground)
+    turned = _("rotation {n}").format(n=rotation)
+    if divider + 3 + text_width(turned) > width - 11:  # clear of the tick
+        turned = _("rot. {n}").format(n=rotation)
+    draw_text(draw, divider + 3, bottom, turned, palette.foreground)
     draw_tick(draw, width - 9, bottom, legal, palette.foreground)
 
 
@@ -895,17 +973,23 @@ def _draw_sides_table(
 
 # -- the D menu and its pages --------------------------------------------------------------------
 
-#: Menu entries shortened to fit 21 characters.
-_SHORT = {"Undo last placement": "Undo last tile"}
+#: Menu entries shortened to fit a menu line (17 characters beside the key and the marks
+#: of a list that scrolls), in every language.
+_SHORT = {
+    "Undo last placement": N_("Undo last tile"),
+    say.DISCARD: N_("Discard tile"),
+    say.RETURN: N_("Return discard"),
+    say.PLAY_TOP: N_("Play discard"),
+    say.UNDO: N_("Undo last step"),
+}
 
 
 def _draw_menu(
     draw: ImageDraw.ImageDraw, palette: Palette, entry: Mapping[str, Any], width: int, height: int
 ) -> None:
     lines = [str(line) for line in entry.get("lines") or []]
-    for long, short in _SHORT.items():
-        lines = [line.replace(long, short) for line in lines]
-    lines = [f"{key} {_(item)}" for key, _space, item in (line.partition(" ") for line in lines)]
+    lines = [f"{key} {_(_SHORT.get(item, item))}"
+             for key, _space, item in (line.partition(" ") for line in lines)]
     cursor = int(entry.get("cursor") or 0)
     top = draw_title_bar(draw, palette, _("Menu"), width, right=f"{cursor + 1}/{len(lines)}")
     keys = _("1-{n}/#: choose *: back").format(n=len(lines))  # menus have 1 to 5 entries
@@ -947,9 +1031,10 @@ def _draw_forced_page(
     cursor = int(entry.get("cursor") or 0)
     right = f"{cursor % len(forced) + 1}/{len(forced)}" if forced else _("none")
     top = draw_title_bar(draw, palette, _("Forced spaces"), width, right=right)
-    bottom = draw_footer(draw, palette, _("A/B: next, key: back"), width, height)
+    bottom = height - BAR - 3  # the footer's, drawn once the map is
     if not forced:
         draw_text(draw, 1, top, _("no forced space"), palette.foreground)
+        draw_footer(draw, palette, _("A/B: next, key: back"), width, height)
         return
     spot = entry.get("spot") or forced[cursor % len(forced)]
     centre = (int(spot[0]), int(spot[1]))
@@ -1041,6 +1126,9 @@ def _draw_refusal_box(
     """The rule in a warning bar and the reason under it, over whatever was below ``top``,
     paged when it is longer than the box (:func:`draw_refusal_box`)."""
     title, detail = refusal_title(error)
+    if len(title) > columns(width - 3) - 4:  # the rule whole, as the reason's first words
+        rule, _detail = split_refusal(error)
+        title, detail = _("No"), f"{_(rule or '')}: {detail}"
     draw_refusal_box(draw, palette, title, detail, (0, top, width - 1, bottom), page=page)
 
 

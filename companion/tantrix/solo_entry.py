@@ -128,8 +128,9 @@ class SoloEntry:
 
     def _on_tile(self, key: str) -> SoloScreen:
         if key.isdigit():
-            if len(self._typed) >= 2:
-                return self._error(say.TWO_DIGITS)
+            if len(self._typed) >= 2:  # never a number other than the one typed: start again
+                typed, self._typed = self._typed + key, ""
+                return self._error(say.TWO_DIGITS.format(typed=typed))
             self._typed += key
             return self._screen()
         if key == "*":

@@ -356,6 +356,11 @@ class TantrixTable(KeypadTable):
             out["hand"] = game.hand(game.seat)
         return out
 
+    def pages_prompt(self) -> bool:
+        """A solo game's prompt (a race's players too) may take two pages while it is played."""
+        return self.solo is not None and self.solo_entry is not None and not (
+            bool(getattr(self.solo, "over", False)) or self.ended)
+
     def _racing(self) -> bool:
         return isinstance(self.solo, solo.GobbleRace) and not (self.solo.over or self.ended)
 

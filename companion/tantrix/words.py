@@ -37,12 +37,15 @@ REFUSALS = (
     N_("{player} can fill {fills}"),
     # the Strategy keypad dialogue's slips (companion.tantrix.entry, companion.tantrix.table):
     # journaled in English like the rules' refusals, said in the players' language on screen
-    N_("tile numbers have two digits at most; * clears"),
+    N_("tile numbers have two digits at most; * clears"),  # in journals before the next
+    N_("tile numbers have two digits at most: {typed} cleared, type the number again"),
     N_("type the number on the back of the tile, then #"),
     N_("there is no tile {tile}: tiles are 1 to 56"),
     N_("the game is over"),
     N_("tile {tile} fits nowhere now"),
     N_("tile {tile} fits nowhere now; only forced spaces are open now"),
+    N_("tile {tile} fits nowhere now: the free move is made and no forced space is open; "
+       "D then 1 ends the turn"),
     N_("type a tile number first (D: menu)"),
     N_("A/B: next spot, C: rotate, #: lay, *: back"),
     N_("A/B: next spot, C: rotate, #: place, *: cancel"),  # journals before "#: lay"

@@ -19,9 +19,11 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, pgettext
 from companion.screens.layout import (
+    BAR,
     PITCH,
+    draw_paragraph,
     draw_refusal_box,
     draw_title_bar,
     draw_warning_bar,
@@ -55,21 +57,27 @@ BLOCK_COLOURS: dict[str, tuple[int, int, int]] = {
     "wood": (215, 180, 130),
 }
 
-#: The dialogue's outcome words, shortened: for a tall panel, and for a short one.
-_TALL_WORDS = {
-    "higher + bonus": N_("bonus"),
-    "higher, no bonus": N_("higher"),
-    "blocks fell": N_("fell"),
-    "not higher": N_("not higher"),
-    "declined": N_("declined"),
-}
-_SHORT_WORDS = {
-    "higher + bonus": N_("bonus"),
-    "higher, no bonus": N_("up"),
-    "blocks fell": N_("fell"),
-    "not higher": N_("stuck"),
-    "declined": N_("pass"),
-}
+def _tall_words() -> dict[str, str]:
+    """The dialogue's outcome words, shortened for a tall panel's column of choices."""
+    return {
+        "higher + bonus": pgettext("tokami choice", "bonus"),
+        "higher, no bonus": pgettext("tokami choice", "higher"),
+        "blocks fell": pgettext("tokami choice", "fell"),
+        "not higher": pgettext("tokami choice", "not higher"),
+        "declined": pgettext("tokami choice", "declined"),
+    }
+
+
+def _short_words() -> dict[str, str]:
+    """The same in a word each, for the rows of a short panel."""
+    return {
+        "higher + bonus": pgettext("tokami choice", "bonus"),
+        "higher, no bonus": pgettext("tokami choice", "up"),
+        "blocks fell": pgettext("tokami choice", "fell"),
+        "not higher": pgettext("tokami choice", "stuck"),
+        "declined": pgettext("tokami choice", "pass"),
+    }
+
 
 #: The other words of the choices: the block colours and the keys' actions.
 CHOICE_WORDS = (
@@ -138,12 +146,13 @@ def question(view: Mapping[str, Any]) -> str:
 
 
 def short_choice(choice: str, width: int, words: Mapping[str, str]) -> str:
-    """``"1 higher + bonus"`` -> ``"1 bonus"``; a colour or other label cut to ``width``."""
+    """``"1 higher + bonus"`` -> ``"1 bonus"`` (``words``: the dialogue's English labels and
+    their short words in the players' language); a label still longer than ``width`` is cut
+    with the screens' ``~``."""
     key, _space, label = choice.partition(" ")
     if label not in words:  # the dialogue speaks the players' language: its English label
         label = next((english for english in words if _(english) == label), label)
-    label = _(words.get(label, label))
-    return f"{key} {label}"[:width]
+    return clip(f"{key} {words.get(label, label)}", width)
 
 
 def _title(view: Mapping[str, Any]) -> str:
@@ -152,6 +161,14 @@ def _title(view: Mapping[str, Any]) -> str:
         verdict = _("a tie") if winner == "tie" else _("{player} wins").format(player=winner)
         return (_("stopped: ") if view.get("reason") == "stopped" else "") + verdict
     return str(view.get("turn") or "")
+
+
+def forbidden_mark(view: Mapping[str, Any]) -> str:
+    """``"forbidden: red"`` while a block is forbidden to the player on turn, else ``""``."""
+    forbidden = view.get("forbidden")
+    if not forbidden or view.get("over"):
+        return ""
+    return _("forbidden: {colour}").format(colour=_(str(forbidden)))
 
 
 def _ink(palette: Palette, colour: str | None) -> Colour:
@@ -208,12 +225,19 @@ def typed_so_far(view: Mapping[str, Any]) -> str:
     return entered.partition(": ")[2]
 
 
-def _compact_question(view: Mapping[str, Any], stage: str) -> str:
+def _compact_question(view: Mapping[str, Any], stage: str, room: int) -> str:
     """The question in a few words; while fallen blocks are typed, those typed so far (each
-    colour cut to three letters, so several fit beside the forbidden colour)."""
+    colour cut to three letters), as many as fit in ``room`` and the others counted (``+2``)."""
     typed = typed_so_far(view)
     if stage == "fallen" and typed:
-        return _("fell: ") + " ".join(_(colour)[:3] for colour in typed.split())
+        lead = _("fell:")
+        said = [_(colour)[:3] for colour in typed.split()]
+        for shown in range(len(said), -1, -1):
+            rest = len(said) - shown
+            text = " ".join([lead, *said[:shown], *([f"+{rest}"] if rest else [])])
+            if len(text) <= room:
+                return text
+        return clip(lead, room)
     return _(_SHORT_QUESTIONS[stage]) if stage in _SHORT_QUESTIONS else question(view)
 
 
@@ -229,6 +253,68 @@ def _confirm_words(view: Mapping[str, Any]) -> str | None:
     return None
 
 
+def prompt_page(view: Mapping[str, Any]) -> int:
+    """Which page of the choices is up (the table counts them from the last key)."""
+    return int(view.get("prompt_page") or 0)
+
+
+# -- choices a page at a time ----------------------------------------------------------------
+
+
+def flow(
+    items: Sequence[str], width: int, lines: int, last_width: int | None = None
+) -> list[list[str]]:
+    """Items laid left to right, a space between them, in at most ``lines`` lines of
+    ``width`` characters (the last one ``last_width``, when given); the items that do not fit
+    are left out (see :func:`pages_of`, which shows them on the next page)."""
+    out: list[list[str]] = [[]]
+    used = 0
+    for item in items:
+        room = last_width if last_width is not None and len(out) == lines else width
+        need = len(item) + (1 if out[-1] else 0)
+        if used + need > room:
+            if len(out) == lines:
+                break
+            out.append([])
+            used, need = 0, len(item)
+            room = last_width if last_width is not None and len(out) == lines else width
+            if need > room:
+                break
+        out[-1].append(item)
+        used += need
+    return out
+
+
+def pages_of(items: Sequence[str], width: int, lines: int) -> list[list[list[str]]]:
+    """``items`` flowed into pages of ``lines`` lines: one page when they all fit, else as
+    many as they take, the last line of each keeping room for the page mark (``2/3``)."""
+    whole = flow(items, width, lines)
+    if sum(len(row) for row in whole) == len(items):
+        return [whole]
+    pages: list[list[list[str]]] = []
+    rest = list(items)
+    while rest:
+        page = flow(rest, width, lines, last_width=width - len(PAGE_MARK))
+        placed = sum(len(row) for row in page)
+        if placed == 0:  # an item wider than a line: shown cut rather than never
+            page, placed = [[clip(rest[0], width - len(PAGE_MARK))]], 1
+        pages.append(page)
+        rest = rest[placed:]
+    return pages
+
+
+#: Room the page mark takes at the end of a page's last line (`` 2/3``).
+PAGE_MARK = " 9/9"
+
+
+def _draw_page_mark(
+    draw: ImageDraw.ImageDraw, palette: Palette, page: int, pages: int, right: int, y: int
+) -> None:
+    """``2/3`` flush right on line ``y``: which page of the choices is up."""
+    if pages > 1:
+        draw_text_right(draw, right, y, f"{page + 1}/{pages}", palette.dim)
+
+
 # -- 128x64 ----------------------------------------------------------------------------------------
 
 #: What ``#`` and ``*`` do on each confirmation, for a short panel's question line.
@@ -237,23 +323,6 @@ _CONFIRM_KEYS = {
     "confirm_undo": N_("#: undo  *: back"),
     "confirm_stop": N_("#: stop  *: back"),
 }
-
-
-def flow(items: Sequence[str], width: int, lines: int) -> list[list[str]]:
-    """Items laid left to right, a space between them, in at most ``lines`` lines of
-    ``width`` characters; the items that do not fit are left out."""
-    out: list[list[str]] = [[]]
-    used = 0
-    for item in items:
-        need = len(item) + (1 if out[-1] else 0)
-        if used + need > width:
-            if len(out) == lines:
-                break
-            out.append([])
-            used, need = 0, len(item)
-        out[-1].append(item)
-        used += need
-    return out
 
 
 def _standing_items(view: Mapping[str, Any], width: int, lines: int) -> list[str]:
@@ -291,6 +360,15 @@ def _draw_flowed(
             index += 1
 
 
+def _blocks_left(view: Mapping[str, Any]) -> str:
+    """The title bar's count: the blocks left on the cross (and the round, if several)."""
+    rounds = int(view.get("rounds") or 1)
+    left = view.get("blocks_left", 0)
+    if rounds == 1:
+        return _("{n} left").format(n=left)
+    return _("r{round}/{rounds} {n}").format(round=view.get("round"), rounds=rounds, n=left)
+
+
 def _draw_compact(
     draw: ImageDraw.ImageDraw,
     palette: Palette,
@@ -298,44 +376,59 @@ def _draw_compact(
     width: int,
     height: int,
 ) -> None:
-    """Title: whose turn and the blocks left. Then the question (the forbidden colour flush
-    right), the choices, and the standings with the player on turn boxed."""
-    rounds = int(view.get("rounds") or 1)
-    left = view.get("blocks_left", 0)
-    right = (_("{n} left").format(n=left) if rounds == 1
-             else f"r{view.get('round')}/{rounds} {left}")
-    top = draw_title_bar(draw, palette, _title(view), width, right=right)
+    """Title: whose turn and the blocks left. Then the question (the forbidden colour beside
+    it, or under it when both do not fit), the choices (a page at a time when they are more
+    than the rows hold), and the standings with the player on turn boxed."""
     room = columns(width - 2)
-    error = view.get("error")
-    if error:
-        _draw_refusal(draw, palette, view, 0, width - 1, top - 1, height - 1)
-        return
-    entry = view.get("entry") or {}
-    stage = str(entry.get("stage") or "outcome")
-    forbidden = view.get("forbidden")
-    confirm = _confirm_words(view)
-    if confirm is not None:
-        draw_text(draw, 1, top, _(_CONFIRM_KEYS[stage]) if stage in _CONFIRM_KEYS else "",
-                  palette.foreground)
-        for i, line in enumerate(wrap(confirm, room, max_lines=2)):
-            draw_text(draw, 1, top + (1 + i) * PITCH, line, palette.foreground)
-    else:
-        mark = ""
-        if forbidden and not view.get("over"):
-            mark = _("no:{colour}").format(colour=_(str(forbidden)))
-        ask = _compact_question(view, stage)
-        draw_text(draw, 1, top, clip(ask, room - len(mark) - 1), palette.foreground)
-        if mark:
-            draw_text_right(draw, width - 1, top, clip(mark, room // 2), palette.warning)
-        choices = [short_choice(str(c), room, _SHORT_WORDS) for c in entry.get("choices") or []]
-        _draw_flowed(draw, palette, flow(choices, room, 2), top + PITCH)
     turn = view.get("turn")
     players = [p for p, _score in _standings(view)]
     marked = players.index(turn) if turn in players and not view.get("over") else None
-    rows = flow(_standing_items(view, room, 2), room, 2)
-    first = height - LINE_HEIGHT - PITCH * (len(rows) - 1)
+    standing_rows = flow(_standing_items(view, room, 2), room, 2)
+    first = height - LINE_HEIGHT - PITCH * (len(standing_rows) - 1)
+    rows = [BAR + 2 + i * PITCH for i in range(8) if BAR + 2 + i * PITCH + LINE_HEIGHT <= first - 3]
+    entry = view.get("entry") or {}
+    stage = str(entry.get("stage") or "outcome")
+    mark = forbidden_mark(view) if _confirm_words(view) is None else ""
+    ask = _compact_question(view, stage, room)
+    # The forbidden colour beside the question; else on a line of its own while three lines
+    # of choices remain; else in the title bar, in the place of the blocks left.
+    beside = len(ask) + 1 + len(mark) <= room
+    own_line = not beside and len(rows) >= 5
+    title = _title(view)
+    right = mark if mark and not beside and not own_line else _blocks_left(view)
+    if view.get("over"):
+        right = ""  # the result whole: the count says nothing more once the game is over
+    elif right == mark:  # the player on turn is boxed in the standings: his name gives way
+        title = clip(printable(title), max(1, columns(width - 4) - len(mark) - 1))
+    top = draw_title_bar(draw, palette, title, width, right=right)
     draw.line((0, first - 3, width - 1, first - 3), fill=palette.dim)
-    _draw_flowed(draw, palette, rows, first, marked=marked)
+    _draw_flowed(draw, palette, standing_rows, first, marked=marked)
+    if view.get("error"):
+        _draw_refusal(draw, palette, view, 0, width - 1, top - 1, first - 4)
+        return
+    page = prompt_page(view)
+    confirm = _confirm_words(view)
+    if confirm is not None:
+        keys = _(_CONFIRM_KEYS[stage]) if stage in _CONFIRM_KEYS else ""
+        draw_text(draw, 1, rows[0], clip(keys, room), palette.foreground)
+        draw_paragraph(draw, palette, confirm, 0, width - 1, rows[1], rows[-1] + LINE_HEIGHT - 1,
+                       page=page)
+        return
+    draw_text(draw, 1, rows[0], clip(ask, room), palette.foreground)
+    if mark and beside:
+        draw_text_right(draw, width - 1, rows[0], mark, palette.warning)
+    elif mark and own_line:
+        rows = rows[1:]
+        draw_text(draw, 1, rows[0], mark, palette.warning)
+    rows = rows[1:]
+    words = _short_words()
+    choices = [short_choice(str(c), room, words) for c in entry.get("choices") or []]
+    if not rows or not choices:
+        return
+    pages = pages_of(choices, room, len(rows))
+    shown = pages[page % len(pages)]
+    _draw_flowed(draw, palette, shown, rows[0])
+    _draw_page_mark(draw, palette, page % len(pages), len(pages), width - 1, rows[-1])
 
 
 # -- 128x128 ---------------------------------------------------------------------------------------
@@ -371,6 +464,25 @@ def _draw_blocks_left(
     draw_text_right(draw, width - 1, y, f"={view.get('blocks_left', 0)}", palette.foreground)
 
 
+def _tall_question(view: Mapping[str, Any], stage: str, room: int) -> list[str]:
+    """The question in one line when the long form fits, else the short form, else wrapped
+    in two lines (a result: ``game over: Chloé wins``)."""
+    if stage in _TALL_QUESTIONS:
+        for ask in (_(_TALL_QUESTIONS[stage]), _(_SHORT_QUESTIONS[stage])):
+            if len(ask) <= room:
+                return [ask]
+        return wrap(_(_SHORT_QUESTIONS[stage]), room, max_lines=2)
+    return wrap(question(view), room, max_lines=2)
+
+
+def _typed_line(view: Mapping[str, Any]) -> str:
+    """The turn typed so far, its outcome said in the choices' short word (``bonus: red``)."""
+    label, _colon, typed = str((view.get("entry") or {}).get("entered") or "").partition(": ")
+    words = _tall_words()
+    english = label if label in words else next((e for e in words if _(e) == label), label)
+    return f"{words.get(english, label)}: {typed}"
+
+
 def _draw_tall(
     draw: ImageDraw.ImageDraw,
     palette: Palette,
@@ -379,18 +491,19 @@ def _draw_tall(
     height: int,
 ) -> None:
     rounds = int(view.get("rounds") or 1)
-    top = draw_title_bar(
-        draw, palette, _title(view), width,
-        right=_("round {n}/{of}").format(n=view.get("round"), of=rounds)
-    )
+    title = _title(view)
+    right = _("round {n}/{of}").format(n=view.get("round"), of=rounds)
+    if len(title) + 1 + len(right) > columns(width - 4):
+        right = f"{view.get('round')}/{rounds}"
+    top = draw_title_bar(draw, palette, title, width, right=right)
     room = columns(width - 2)
     _draw_blocks_left(draw, palette, view, width, top)
     y = top + PITCH
     forbidden = view.get("forbidden")
     if forbidden and not view.get("over"):
-        label = _("forbidden:")
-        draw_text(draw, 1, y, label, palette.warning)
-        draw_text(draw, 1 + text_width(label + " "), y, _(str(forbidden)),
+        label, _colour, after = _("forbidden: {colour}").partition("{colour}")
+        draw_text(draw, 1, y, label.rstrip(), palette.warning)
+        draw_text(draw, 1 + text_width(label), y, _(str(forbidden)) + after,
                   _ink(palette, forbidden))
     else:
         draw_text(draw, 1, y, _("nothing forbidden") if not view.get("over") else "",
@@ -398,23 +511,22 @@ def _draw_tall(
     y += PITCH
     entry = view.get("entry") or {}
     stage = str(entry.get("stage") or "outcome")
+    page = prompt_page(view)
     confirm = _confirm_words(view)
     if confirm is not None:
-        lines = wrap(confirm + "?", room, max_lines=2)
-        inks = [palette.foreground] * len(lines)
+        draw_paragraph(draw, palette, confirm + "?", 0, width - 1, y, y + PITCH + LINE_HEIGHT - 1,
+                       page=page)
     else:
-        ask = _(_TALL_QUESTIONS[stage]) if stage in _TALL_QUESTIONS else question(view)
-        lines = [clip(ask, room)]
-        inks = [palette.foreground]
+        lines = _tall_question(view, stage, room)
+        for i, line in enumerate(lines):
+            draw_text(draw, 1, y + i * PITCH, line, palette.foreground)
         typed, notice = typed_so_far(view), view.get("notice")
-        if typed:
-            lines.append(clip(printable(str(entry.get("entered"))), room))
-            inks.append(palette.foreground)
-        elif notice and stage == "outcome":
-            lines.append(clip(printable(str(notice)), room))
-            inks.append(palette.dim)
-    for i, (line, ink) in enumerate(zip(lines, inks, strict=True)):
-        draw_text(draw, 1, y + i * PITCH, line, ink)
+        more = (_typed_line(view) if typed
+                else str(notice) if notice and stage == "outcome" else "")
+        if more and len(lines) == 1:  # a line of its own, a part at a time when long
+            ink = palette.foreground if typed else palette.dim
+            parts = wrap(more, room)
+            draw_text(draw, 1, y + PITCH, parts[page % len(parts)], ink)
     y += 2 * PITCH + 2
     draw.line((0, y - 2, width - 1, y - 2), fill=palette.dim)
     split = width - 50
@@ -426,19 +538,22 @@ def _draw_tall(
         _draw_refusal(draw, palette, view, 0, width - 1, y - 2, height - 1)
         return
     colours = set(view.get("colours") or [])
-    for i, choice in enumerate(_fit(entry.get("choices") or [], rows)):
-        label = short_choice(choice, columns(split - 4), _TALL_WORDS)
+    words = _tall_words()
+    labels = [short_choice(str(c), columns(split - 4), words) for c in entry.get("choices") or []]
+    pages = [labels[i : i + rows - 1] for i in range(0, len(labels), rows - 1)]
+    if len(labels) <= rows:
+        pages = [labels]
+    shown = pages[page % len(pages)] if pages else []
+    for i, label in enumerate(shown):
         word = label.partition(" ")[2]
         if word not in colours:  # a colour in the players' language: its English name
             word = next((c for c in colours if _(c) == word), word)
         draw_text(draw, 1, y + i * PITCH, label, _ink(palette, word) if word in colours else (
             palette.foreground
         ))
-
-
-def _fit(choices: Sequence[Any], rows: int) -> list[str]:
-    """The choices that fit ``rows`` rows; the last ones (back, stop) are the ones dropped."""
-    return [str(c) for c in choices][:rows]
+    if len(pages) > 1:
+        _draw_page_mark(draw, palette, page % len(pages), len(pages), split - 4,
+                        y + (rows - 1) * PITCH)
 
 
 def screen(view: Mapping[str, Any], *, size: tuple[int, int], mode: str) -> Image.Image:

@@ -334,6 +334,10 @@ class TokamiTable(KeypadTable):
             "error": self.error,
         }
 
+    def pages_prompt(self) -> bool:
+        """A game in play asks a question and lists the keys that answer it."""
+        return self.game is not None and self.entry is not None
+
     def status_line(self) -> str:
         """One line for systemd's STATUS=."""
         game = self.game

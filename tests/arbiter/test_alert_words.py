@@ -21,9 +21,9 @@ def test_a_glass_under_ten_seconds_is_said_in_french_and_czech(tmp_path: Path) -
     feed(view, journal(tmp_path, MOVES[:1]), now=100.0)
     assert texts(view, 1, 272.0) == ["r1 under 10 s (8.0 s)"]
     i18n.use("fr")
-    assert texts(view, 1, 272.0) == ["r1 sous 10 s (8.0 s)"]
+    assert texts(view, 1, 272.0) == ["r1 sous 10 s (8,0 s)"]  # the decimal comma
     i18n.use("cs")
-    assert texts(view, 1, 272.0) == ["r1 pod 10 s (8.0 s)"]
+    assert texts(view, 1, 272.0) == ["r1 pod 10 s (8,0 s)"]
 
 
 def test_a_15_second_overrun_names_the_player_in_the_players_language(tmp_path: Path) -> None:

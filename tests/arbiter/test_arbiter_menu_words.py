@@ -11,10 +11,11 @@ from tests.arbiter.test_pin import entered, lock, press
 def test_the_menu_is_shown_in_french_and_czech() -> None:
     assert entered().screen()[0] == "ARBITER  * leaves"
     i18n.use("fr")
-    assert entered().screen() == ["ARBITRE  * quitte", "1 sable 2 case 3+ 4- anneau",
-                                  "5 annul. 6 pén 7 -pén 8 rés", "PIN de l'arbitre accepté"]
+    assert entered().screen() == ["ARBITRE  * quitte", "1 sable  2 case", "3/4 anneau +/-",
+                                  "5 annuler  8 résultat", "6/7 pénalité +/-",
+                                  "9 manche A tour B opt", "PIN de l'arbitre accepté"]
     i18n.use("cs")
-    assert entered().screen()[0] == "ROZHODČÍ  * odchod"
+    assert entered().screen()[0] == "ROZHODČÍ * odejít"
 
 
 def test_an_item_its_question_and_the_reasons_are_in_the_tables_language() -> None:

@@ -173,7 +173,7 @@ def _dom(exe: str, port: int, profile: Path) -> str:
     ("cs", ["Stůl 1: Ada (červená) – Bo (žlutá) (", "na tahu: Bo (žlutá)",
             "položeno destiček: 3, v pytlíku", "vynucená pole: c2",
             "na kříži zbývá kostek: ", "zakázaná kostka: "]),
-    ("fr", ["Table 1 : Ada (rouge) – Bo (jaune) (", "au tour de : Bo (jaune)",
+    ("fr", ["Table 1 : Ada (rouge) – Bo (jaune) (", "au tour de Bo (jaune)",
             "3 tuiles posées, sac", "espaces forcés : c2",
             "blocs restent sur la croix", "bloc interdit : "]),
 ])

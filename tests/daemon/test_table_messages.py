@@ -134,15 +134,10 @@ def test_a_long_warning_turns_its_lines_in_the_bar_and_stays_until_the_last(
 
 
 def footer_of(view: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> str:
-    """The text on the new-game menu's bottom line."""
-    from companion.screens import menus
+    """The new-game menu's last line: what ``*`` does, when it does anything."""
+    from tests.screens.fitting import drawn
 
-    said: list[str] = []
-    with monkeypatch.context() as m:
-        m.setattr(menus, "draw_footer",
-                  lambda draw, palette, text, width, height: said.append(text) or height - 12)
-        screen(view, **OLED)
-    return said[-1]
+    return drawn(lambda: screen(view, **OLED)).texts()[-1]
 
 
 def test_the_menu_footer_names_the_key_that_closes_it(

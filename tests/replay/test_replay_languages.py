@@ -152,4 +152,4 @@ def test_the_demo_says_how_the_game_ended_in_the_players_language() -> None:
     over = {"over": True, "winner": "red", "reason": "full-space", "turn": None}
     assert result_line(over) == "game over: red wins (moved onto a full space)"
     i18n.use("fr")
-    assert result_line(over) == "partie finie : rouge gagne (sur une case pleine)"
+    assert result_line(over) == "Partie finie : rouge gagne (sur une case pleine)"

@@ -57,14 +57,14 @@ def test_a_lost_glass_and_a_refusal_are_said_in_french_and_czech() -> None:
     assert "b1 ran out of sand at 0:25.0: lost" in english
     i18n.use("fr")
     replay = load(path)
-    assert "b1 s'est écoulé à 0:25.0 : perdu" in frame_text(replay, replay.frames[7])
+    assert "b1 s'est écoulé à 0:25,0 : perdu" in frame_text(replay, replay.frames[7])
     assert "refusé : e1 est occupée par b1 (un sablier perdu)" in move_list(replay)
-    assert "partie finie : rouge gagne (départage au temps)" in move_list(replay)
+    assert "Partie finie : rouge gagne (départage au temps)" in move_list(replay)
     i18n.use("cs")
     replay = load(path)
-    assert "b1 se vysypaly v 0:25.0: ztraceny" in frame_text(replay, replay.frames[7])
+    assert "b1 se vysypaly v 0:25,0: ztraceny" in frame_text(replay, replay.frames[7])
     assert "odmítnuto: " in move_list(replay)
-    assert "konec hry: vyhrává červený (rozhodnutí časem)" in move_list(replay)
+    assert "Konec hry: vyhrává červený (rozhodnutí časem)" in move_list(replay)
 
 
 def test_the_english_remark_is_the_notation_comment_byte_for_byte() -> None:

@@ -248,6 +248,13 @@ def refused_view() -> dict[str, Any]:
     return view
 
 
+def arbiter_view() -> dict[str, Any]:
+    """The arbiter has the keypad of a game in play: his menu, in the table's language."""
+    from tests.arbiter.test_pin import entered
+
+    return {**midgame_view(), "arbiter": entered().screen(), "arbiter_page": 0}
+
+
 def _language_cases() -> dict[str, Callable[[], Image.Image]]:
     """The main Tamsk, Tokami and Tantrix screens in French and Czech (English: the cases above)."""
     from companion.puzzle.screens import puzzle_screen
@@ -281,6 +288,17 @@ def _language_cases() -> dict[str, Callable[[], Image.Image]]:
         "puzzle_lift": lambda: puzzle_screen(puzzle_view("lift"), **OLED),
         "puzzle_solved": lambda: puzzle_screen(puzzle_view("solved"), **OLED),
         "puzzle_colour_place": lambda: puzzle_screen(puzzle_view("place"), **COLOUR),
+        # the screens issue 29 found cut in French or Czech
+        "tokami_warning": lambda: tokami_screen(tokami_view("warning"), **OLED),
+        "tokami_five_players": lambda: tokami_screen(tokami_view("five_players"), **OLED),
+        "tantrix_four_players": lambda: tantrix_screen(tantrix_view("four_players"), **OLED),
+        "tantrix_solitaire_place": lambda: tantrix_screen(tantrix_view("solitaire_place"),
+                                                          **OLED),
+        "tantrix_gobble_menu": lambda: tantrix_screen(tantrix_view("gobble_menu"), **OLED),
+        "tantrix_hands_start": lambda: tantrix_screen(tantrix_view("hands_start"), **OLED),
+        "tantrix_opening": lambda: tantrix_screen(tantrix_view("opening"), **OLED),
+        "calibration_first_glass": lambda: calibration_screen("r1", 1, 7.0, {}, **OLED),
+        "arbiter_menu": lambda: screen(arbiter_view(), **OLED),
     }
     return {f"{lang}_{name}": _in(lang, draw) for lang in ("fr", "cs")
             for name, draw in main.items()}

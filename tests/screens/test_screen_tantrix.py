@@ -172,8 +172,8 @@ def test_forced_spaces_that_do_not_fit_the_line_are_counted_not_cut(
 ) -> None:
     view = tantrix_view("midgame")
     view["forced"] = [[q, 9] for q in range(-3, 5)]  # eight open forced spaces
-    line = next(t for t in lines_drawn(view, monkeypatch, *panel) if " ! " in t)
-    shown = line.split(" ! ")[1].split()
+    line = next(t for t in lines_drawn(view, monkeypatch, *panel) if t.startswith("forced: "))
+    shown = line.split(": ")[1].split()
     assert shown[-1].startswith("+") and not line.endswith("~")
     assert len(shown) - 1 + int(shown[-1][1:]) == 8  # the names shown and the count: all of them
 

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
+from companion import i18n
 from companion.screens.palette import palette_for
 from companion.tokami.screens import flow, question, short_choice, tokami_screen, typed_so_far
 from tests.tables.screen_views import COLOUR, OLED, REFERENCE_DIR, TOKAMI_CASES, tokami_view
@@ -40,9 +41,9 @@ def test_the_question_drops_the_name_the_title_bar_already_shows() -> None:
     )
 
 
-def test_outcome_choices_are_shortened_and_colours_cut() -> None:
+def test_outcome_choices_are_shortened_and_a_label_too_long_is_cut_visibly() -> None:
     assert short_choice("1 higher + bonus", 7, {"higher + bonus": "bonus"}) == "1 bonus"
-    assert short_choice("2 yellow", 7, {}) == "2 yello"
+    assert short_choice("2 yellow", 7, {}) == "2 yell~"  # the screens' cut mark, never silent
     assert short_choice("* back", 7, {}) == "* back"
 
 
@@ -77,15 +78,65 @@ def test_the_player_on_turn_is_boxed_in_the_standings() -> None:
     assert _accent_pixels(image, second_row) == 0
 
 
-def test_the_forbidden_colour_is_named_on_a_short_panel() -> None:
-    size, mode = OLED
-    with_forbidden = tokami_screen(tokami_view("bonus"), size=size, mode=mode)
-    view = tokami_view("bonus")
+def drawn_texts(view: dict[str, object], size: tuple[int, int] = OLED[0],
+                mode: str = OLED[1]) -> list[str]:
+    from tests.screens.fitting import drawn
+
+    return drawn(lambda: tokami_screen(view, size=size, mode=mode)).texts()
+
+
+def test_the_forbidden_colour_is_named_beside_the_question_when_both_fit() -> None:
+    view = tokami_view("bonus")  # "bonus block?" and "forbidden: red": 12 + 1 + 14 characters
+    view["entry"]["stage"] = "block"  # "which block?" ...
+    texts = drawn_texts(view)
+    assert "which block?" in texts and "forbidden: red" in texts
     view["forbidden"] = None
-    without = tokami_screen(view, size=size, mode=mode)
-    question_row_end = (86, 11, 128, 21)  # "bonus block?" ends before it
-    assert with_forbidden.crop(question_row_end).getbbox() is not None
-    assert without.crop(question_row_end).getbbox() is None
+    assert not any("forbidden" in text for text in drawn_texts(view))
+
+
+def test_a_forbidden_colour_too_long_for_the_question_line_takes_the_title_bars_count() -> None:
+    i18n.use("fr")
+    try:
+        view = tokami_view("bonus")  # Ben, "bloc bonus ?" and "interdit : rouge"
+        texts = drawn_texts(view)
+    finally:
+        i18n.reset()
+    assert set(texts[:2]) == {"Ben", "interdit : rouge"}  # the title bar: the count gives way
+    assert "bloc bonus ?" in texts
+
+
+def test_choices_more_than_the_rows_hold_are_shown_a_page_at_a_time() -> None:
+    i18n.use("fr")
+    try:
+        view = tokami_view("start")  # seven choices; French words: more than two rows
+        view["forbidden"] = "red"
+        view["entry"]["choices"] = [*view["entry"]["choices"][:4], "5 renonce", "A annuler",
+                                    "D abandonner"]
+        first = drawn_texts({**view, "prompt_page": 0})
+        second = drawn_texts({**view, "prompt_page": 1})
+        again = drawn_texts({**view, "prompt_page": 2})
+    finally:
+        i18n.reset()
+    assert "1/2" in first and "2/2" in second and again == first
+    keys = {text.split(" ")[0] for text in first + second if text[:2] in
+            {f"{k} " for k in "12345AD"}}
+    assert keys == set("12345AD")
+
+
+def test_the_table_turns_the_pages_of_choices_while_no_key_comes() -> None:
+    from companion.pages import PAGE_S
+    from tests.tables.screen_views import table
+
+    with table("tokami") as s:
+        s.table.start_game(["Anna", "Ben"])
+        s.press("1")
+        assert s.view["prompt_page"] == 0
+        assert s.table.next_wakeup() == pytest.approx(s.clock.now() + PAGE_S)
+        s.clock.advance(PAGE_S)
+        s.table.poll()
+        assert s.table.changed and s.view["prompt_page"] == 1
+        s.press("*")  # a key: the first page again
+        assert s.view["prompt_page"] == 0
 
 
 def test_a_refusal_takes_the_place_of_the_question() -> None:

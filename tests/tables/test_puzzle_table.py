@@ -117,7 +117,7 @@ def test_star_cancels_a_placement_and_nothing_is_journaled(tmp_path: Path) -> No
         ("0#", "this puzzle uses tiles 1 to 4, not 0"),
         ("#", "type the number on the back of a tile, then #"),
         ("A", "type a tile number first (D: menu)"),
-        ("123", "tile numbers have two digits at most; * clears"),
+        ("123", "tile numbers have two digits at most: 123 cleared, type the number again"),
         ("1#5", "A/B: next spot, C: rotate, #: lay, *: back"),
         ("D1", "no tile lies on the table to lift"),
         ("D9", "1-3 or A/B and #: choose, *: back"),
@@ -132,6 +132,14 @@ def test_an_impossible_key_is_refused_with_its_reason_and_changes_nothing(
     assert s.view["laid"] == [] and s.view["error"] == reason
     assert [r["ev"] for r in s.records] == ["note"] and reason in s.records[0]["text"]
     assert replay(s.journal)["laid"] == []
+
+
+def test_a_third_digit_clears_the_number_so_hash_never_lays_another(tmp_path: Path) -> None:
+    """``134#`` does not offer tile 13 (nor 1): the digits were cleared with the refusal."""
+    s = started(tmp_path, n=14)
+    s.press("134#")
+    assert s.table.error == "type the number on the back of a tile, then #"
+    assert s.view["entry"]["mode"] == "tile"
 
 
 def test_a_refusal_leaves_the_layout_and_the_next_key_clears_it(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from tests.tables.driving import Seat, seat
 SLIPS = {
     "57#": "there is no tile 57: tiles are 1 to 56",
     "#": "type the number on the back of the tile, then #",
-    "123": "tile numbers have two digits at most; * clears",
+    "123": "tile numbers have two digits at most: 123 cleared, type the number again",
     "A": "type a tile number first (D: menu)",
     "D2": "nothing to undo",
     "D9": "1-4 or A/B and #: choose, *: back",

@@ -108,13 +108,34 @@ def test_star_cancels_the_tile() -> None:
         ("#", "type the number"),
         ("57#", "there is no tile 57"),
         ("0#", "there is no tile 0"),
-        ("123", "two digits at most"),
+        ("123", "two digits at most: 123 cleared"),
         ("A", "type a tile number first"),
     ],
 )
 def test_mistyped_numbers_are_explained(keys: str, reason: str) -> None:
     screen = type_keys(KeypadEntry(Game()), keys)[-1]
     assert screen.beep and screen.error is not None and reason in screen.error
+
+
+def test_a_third_digit_clears_the_number_so_hash_never_confirms_another() -> None:
+    """``134#`` is not tile 13: the third digit is refused and what was typed cleared, so the
+    ``#`` after it finds no number (the screen showed none) instead of placing tile 13."""
+    entry = KeypadEntry(Game())
+    screens = type_keys(entry, "134")
+    assert screens[-1].error is not None and "134 cleared" in screens[-1].error
+    assert screens[-1].typed == ""
+    after = type_keys(entry, "#")[-1]
+    assert after.mode == TILE and after.tile is None and "type the number" in str(after.error)
+    assert type_keys(entry, "13#")[-1].mode == PLACE  # typed again: offered
+
+
+def test_after_the_free_move_with_no_forced_space_the_refusal_says_how_to_end_the_turn() -> None:
+    """The status line says no space is forced: the refusal must not say one is open."""
+    game = table([(1, 0, 0, 0)])  # red's free move: the first tile, nothing forced
+    assert game.free_move_used and not game.forced_spaces()
+    screen = type_keys(KeypadEntry(game), "2#")[-1]
+    assert screen.error is not None and "only forced spaces" not in screen.error
+    assert "no forced space is open; D then 1 ends the turn" in screen.error
 
 
 def test_a_tile_already_on_the_table_is_refused_with_its_place() -> None:

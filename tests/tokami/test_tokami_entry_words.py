@@ -51,9 +51,9 @@ def test_the_end_of_the_game_is_said_in_the_players_language() -> None:
     """Anna: red higher, bonus blue; Ben: red not higher: the last round is over."""
     i18n.use("fr")
     screen = typed("112#41#", blocks={"red": 3, "blue": 3})
-    assert screen.prompt == "partie finie : Anna gagne" and screen.choices == ("A annuler",)
+    assert screen.prompt == "Partie finie : Anna gagne" and screen.choices == ("A annuler",)
     i18n.use("cs")
-    assert typed("112#41#", blocks={"red": 3, "blue": 3}).prompt == "konec hry: vyhrává Anna"
+    assert typed("112#41#", blocks={"red": 3, "blue": 3}).prompt == "Konec hry: vyhrává Anna"
 
 
 def test_the_readme_menu_stays_english_whatever_the_language() -> None:
