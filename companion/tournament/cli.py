@@ -13,6 +13,7 @@ standings, every change a signed record of the tournament file.
     companion tournament bye T PLAYER [--round N] [--points 0.5|0]   bye-cancel T PLAYER
     companion tournament lots T [--seed S]                 (a round robin's numbers by lot)
     companion tournament pair T [--engine bbpPairings|javafo] [--engine-path P] [--send]
+                                [--pairs "A-B,C-D" [--bye P]]   (by hand)
     companion tournament unpair T
     companion tournament repair T --swap A B | --colours BOARD | --pairs "A-B,C-D" [--bye P]
     companion tournament import-trf FILE --game KIND [--tiebreaks ...]
@@ -387,14 +388,27 @@ def cmd_import_trf(args: argparse.Namespace) -> int:
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    from companion.tournament import pairing, sheets
+    from companion.tournament import controls, pairing, sheets
+
+    found: list[Any] = []
+    if args.pairs is None and args.bye is not None:
+        raise TournamentError(_("--bye goes with --pairs"))
 
     def make(t: Tournament) -> list[dict[str, Any]]:
+        if args.pairs is not None:
+            if args.engine:
+                raise TournamentError(_("--pairs pairs by hand: no --engine with it"))
+            bye_to = t.find(args.bye) if args.bye else None
+            made, warned = controls.manual_next(t, controls.parse_pairs(t, args.pairs), bye_to)
+            found[:] = warned
+            return [_stamp(r, args.why) for r in made]
         return [_stamp(r) for r in pairing.pair_records(t, args.engine or "",
                                                         engine_path=args.engine_path)]
 
     t, _records = _write(args, make)
     r = t.played[-1]
+    for w in found:
+        _print(_("warning: {text}").format(text=say(w)), err=True)
     print(sheets.pairings_text(t, r))
     if args.send:
         return _send(args, t, r.number, None)
@@ -917,6 +931,10 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--engine-path",
                    help="bbpPairings' program (default: $BBP_PAIRINGS, then the PATH) or "
                         "JaVaFo's jar (default: $JAVAFO_JAR)")
+    v.add_argument("--pairs", help='pair the round by hand: "A-B,C-D,..." (names or entry '
+                   "numbers, first mover first), warned of each FIDE criterion it breaks")
+    v.add_argument("--bye", help="with --pairs: the player given the pairing-allocated bye")
+    v.add_argument("--why", help="with --pairs: the reason, kept in the file")
     v.add_argument("--send", action="store_true",
                    help="send each pairing to its table over MQTT (signed with the arbiter's "
                         "key; [mqtt] of --config)")

@@ -202,7 +202,7 @@ def _simple(t: Tournament, number: int) -> dict[str, Any]:
     bad = absolute(found)
     if bad:
         raise refuse(N_("the simplified Swiss paired against the rules: {breach} (pair the "
-                        "round by hand with `tournament repair`, or use the Dutch system)"),
+                        "round by hand with `tournament pair --pairs`)"),
                      breach=bad[0].text)
     return body
 

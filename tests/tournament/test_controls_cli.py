@@ -449,3 +449,21 @@ def test_a_trf_that_cannot_be_read_is_one_line_and_no_file(
                 str(tmp_path)]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert not list(tmp_path.glob("*.tournament.jsonl"))
+
+
+def test_the_next_round_paired_by_hand_is_warned_of_what_it_breaks(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`pair --pairs`: when no system may pair the round (the simplified Swiss refused), the
+    arbiter pairs it by hand; a rematch is accepted with C1 named."""
+    path = small_swiss(tmp_path, 4)
+    assert cli(tmp_path, "pair", "--pairs", "P1-P2,P3-P4", "--why", "by hand",
+               name="Club Cup") == 0
+    results(tmp_path, path)
+    capsys.readouterr()
+    assert cli(tmp_path, "pair", "--pairs", "P2-P1,P4-P3", name="Club Cup") == 0
+    assert "C1:" in capsys.readouterr().err
+    t = load(path)
+    assert [r.engine for r in t.played] == ["manual", "manual"]
+    assert any("C1:" in w for w in t.played[1].warnings)
+    assert cli(tmp_path, "pair", "--bye", "P1", name="Club Cup") == 2
