@@ -46,6 +46,11 @@ Routes::
     POST /api/pairing      {"pin": "....", "pairing": {...}}: the manual assignment of a
                            pairing to a table: a game the tournament file pairs (a new table
                            is written to the file), sent as a signed arbiter command
+    POST /api/tournament/control  {"pin": "....", "control": "bye", "tournament": SLUG, ...}:
+                           one of the arbiter's controls (pair, enter a player, a bye,
+                           withdraw, reinstate, unpair, swap, colours, a manual pairing,
+                           lots, settings), a signed record of the tournament file
+                           (:meth:`companion.tournament.desk.TournamentDesk.control`)
     POST /api/session      {"pin": "...."}: signs this browser in (the arbiter's share of the
                            page when it is crowded: :mod:`~companion.arbiter.budgets`)
 
@@ -175,6 +180,38 @@ LABELS = (
     N_("round"), N_("who moves first (the first seat)"), N_("first"), N_("who moves second"),
     N_("second"), N_("the game the table plays"), N_("game"),
     N_("the tournament whose file pairs the game"), N_("tournament"),
+    N_("Tournament controls"),
+    N_("(each a signed record of the tournament file)"),
+    N_("the tournament whose file the control changes"),
+    N_("what to do"),
+    N_("control"),
+    N_("pair the next round"),
+    N_("enter a player (late entry after round 1)"),
+    N_("requested bye"),
+    N_("cancel a requested bye"),
+    N_("withdraw"),
+    N_("reinstate"),
+    N_("unpair the last round"),
+    N_("swap two players"),
+    N_("change a board's colours"),
+    N_("manual pairing"),
+    N_("numbers by lot"),
+    N_("tie-breaks"),
+    N_("a player's name or entry number (a new player's name)"),
+    N_("player"),
+    N_("the round (default: the next to pair)"),
+    N_("a requested bye's points"),
+    N_("points"),
+    N_("swap: the other player"),
+    N_("with"),
+    N_("colours: the board"),
+    N_("manual pairing: A-B,C-D (first mover first)"),
+    N_("pairs"),
+    N_("manual pairing: the pairing-allocated bye"),
+    N_("bye"),
+    N_("the tie-breaks in order: BH-C1,BH,SB,DE,..."),
+    N_("why: kept in the tournament file"),
+    N_("do it"),
 )
 _LABEL = re.compile(r"\[\[(.+?)\]\]", re.S)
 
@@ -423,6 +460,7 @@ class ArbiterServer:
         app.router.add_post("/api/command", self._command)
         app.router.add_get("/api/tournament", self._tournament)
         app.router.add_post("/api/pairing", self._pairing)
+        app.router.add_post("/api/tournament/control", self._control)
         app.router.add_post("/api/session", self._sign_in)
         runner = web.AppRunner(
             app, access_log=None, handle_signals=False,
@@ -747,6 +785,38 @@ class ArbiterServer:
         return HTTPStatus.ACCEPTED, {"ok": True, "nonce": nonces[0],
                                      "detail": "sent to the table; its answer shows there"}
 
+    async def _control(self, request: web.Request) -> web.StreamResponse:
+        """One of the arbiter's tournament controls (the PIN checked as for a pairing)."""
+        body, refusal = await self._posted_json(request)
+        if refusal is not None:
+            return refusal
+        status, answer = await self.control(body, request.remote or "?")
+        return _json(status, answer)
+
+    async def control(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
+        """Check the PIN, then make the control's record (:meth:`TournamentDesk.control`)."""
+        if not isinstance(body, dict):
+            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "a JSON object is expected"}
+        pin = body.get("pin")
+        if not isinstance(pin, str) or not pin:
+            return HTTPStatus.UNAUTHORIZED, {"ok": False, "detail": "refused: the arbiter's "
+                                             "controls need the PIN (spectators are read-only)"}
+        check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
+        if not check.ok:
+            self.audit("refused", reason=check.message, client=client)
+            locked = HTTPStatus.SERVICE_UNAVAILABLE if check.status == "disabled" else (
+                HTTPStatus.TOO_MANY_REQUESTS if check.status == "locked" else HTTPStatus.FORBIDDEN
+            )
+            return locked, {"ok": False, "detail": f"refused: {check.message}"}
+        fields = {k: v for k, v in body.items() if k != "pin"}
+        done: tuple[int, dict[str, Any]] = await self._loop.run_in_executor(
+            None, self.desk.control, fields)
+        status, answer = done
+        self.audit("tournament control" if answer.get("ok") else "refused",
+                   control=str(fields.get("control"))[:40], detail=answer.get("detail"),
+                   client=client)
+        return status, answer
+
     async def _tournament(self, request: web.Request) -> web.StreamResponse:
         return _json(HTTPStatus.OK, await self._loop.run_in_executor(None, self.desk.info))
 
@@ -916,6 +986,43 @@ form label { margin-right: 0.6em; }
  <label title="[[the game the table plays]]">[[game]] <input name="game" size="7"></label>
  <label>PIN <input name="pin" type="password" size="8" autocomplete="off"></label>
  <button>[[send]]</button> <span id="assigned"></span>
+</form>
+<form id="controls" hidden>
+ <b>[[Tournament controls]]</b> [[(each a signed record of the tournament file)]]
+ <label title="[[the tournament whose file the control changes]]">[[tournament]]
+  <select name="tournament"></select></label>
+ <label title="[[what to do]]">[[control]] <select name="control">
+  <option value="pair">[[pair the next round]]</option>
+  <option value="player">[[enter a player (late entry after round 1)]]</option>
+  <option value="bye">[[requested bye]]</option>
+  <option value="bye-cancel">[[cancel a requested bye]]</option>
+  <option value="withdraw">[[withdraw]]</option>
+  <option value="reinstate">[[reinstate]]</option>
+  <option value="unpair">[[unpair the last round]]</option>
+  <option value="swap">[[swap two players]]</option>
+  <option value="colours">[[change a board's colours]]</option>
+  <option value="pairs">[[manual pairing]]</option>
+  <option value="lots">[[numbers by lot]]</option>
+  <option value="settings">[[tie-breaks]]</option></select></label>
+ <label title="[[a player's name or entry number (a new player's name)]]">[[player]]
+  <input name="player" size="12"></label>
+ <label title="[[the round (default: the next to pair)]]">[[round]]
+  <input name="round" type="number" min="1" size="3"></label>
+ <label title="[[a requested bye's points]]">[[points]] <select name="points">
+  <option value="0.5">½</option><option value="0">0</option></select></label>
+ <label title="[[swap: the other player]]">[[with]] <input name="b" size="10"></label>
+ <label title="[[colours: the board]]">[[board]] <input name="board" type="number" min="1"
+  size="3"></label>
+ <label title="[[manual pairing: A-B,C-D (first mover first)]]">[[pairs]]
+  <input name="pairs" size="16"></label>
+ <label title="[[manual pairing: the pairing-allocated bye]]">[[bye]]
+  <input name="bye" size="8"></label>
+ <label title="[[the tie-breaks in order: BH-C1,BH,SB,DE,...]]">[[tie-breaks]]
+  <input name="tiebreaks" size="16"></label>
+ <label title="[[why: kept in the tournament file]]">[[reason]]
+  <input name="why" size="16"></label>
+ <label>PIN <input name="pin" type="password" size="8" autocomplete="off"></label>
+ <button>[[do it]]</button> <span id="controlled"></span>
 </form>
 <div id="tables"></div>
 <script nonce="__NONCE__">
@@ -1097,6 +1204,9 @@ function tournament() {
     const choose = document.getElementById("assign").elements.tournament;
     const chosen = choose.value;
     choose.replaceChildren();
+    const pick = document.getElementById("controls").elements.tournament;
+    const picked = pick.value;
+    pick.replaceChildren();
     for (const t of list) {
       const sec = el("section", {class: "tournament", "data-slug": t.slug});
       sec.appendChild(el("h2", {}, t.name));
@@ -1123,11 +1233,17 @@ function tournament() {
         rows.appendChild(el("tr", {})).appendChild(el("td", {colspan: "3"},
           fmt(W.bye, {player: b.player})));
       }
+      for (const w of t.warnings || []) {  // what a manual pairing breaks (FIDE criteria)
+        rows.appendChild(el("tr", {class: "warning"})).appendChild(el("td", {colspan: "3"},
+          "⚠ " + w));
+      }
       sec.appendChild(rows);
       box.appendChild(sec);
       choose.appendChild(el("option", {value: t.name}, t.name));
+      pick.appendChild(el("option", {value: t.slug}, t.name));
     }
     if (chosen) choose.value = chosen;
+    if (picked) pick.value = picked;
     const recent = document.getElementById("recent");
     recent.replaceChildren();
     for (const line of info.recent || []) recent.appendChild(el("li", {}, line));
@@ -1154,6 +1270,39 @@ assign.addEventListener("submit", e => {
                          body: JSON.stringify({pairing, pin: f.get("pin")})})
     .then(r => r.json().then(j => {
       document.getElementById("assigned").textContent = `${r.status}: ${j.detail}`;
+    }));
+});
+const controls = document.getElementById("controls");
+controls.hidden = !ARBITER;
+controls.addEventListener("submit", e => {
+  e.preventDefault();
+  const f = new FormData(controls);
+  const body = {tournament: f.get("tournament"), control: f.get("control"),
+                pin: f.get("pin"), why: f.get("why") || undefined};
+  const player = f.get("player"), round = f.get("round");
+  if (round) body.round = Number(round);
+  if (body.control === "player") body.name = player;
+  else if (body.control === "swap") { body.a = player; body.b = f.get("b"); }
+  else if (["withdraw", "reinstate"].includes(body.control)) {
+    body.player = player;
+    if (round) body.from = Number(round);
+  } else body.player = player;
+  if (body.control === "bye") body.points = Number(f.get("points"));
+  if (body.control === "colours") body.board = Number(f.get("board"));
+  if (body.control === "pairs") { body.pairs = f.get("pairs"); body.bye = f.get("bye"); }
+  if (body.control === "settings") {
+    body.settings = {tiebreaks: (f.get("tiebreaks") || "").split(",").map(x => x.trim())
+      .filter(x => x)};
+  }
+  const token = document.querySelector('meta[name="csrf-token"]').content;
+  fetch("/api/tournament/control", {method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": token},
+        body: JSON.stringify(body)})
+    .then(r => r.json().then(j => {
+      const shown = document.getElementById("controlled");
+      shown.textContent = `${r.status}: ${j.detail}` + ((j.warnings || []).length
+        ? " — " + j.warnings.join("; ") : "");
+      shown.dataset.status = r.status;
     }));
 });
 function submit(withPin) {

@@ -4,9 +4,19 @@ standings, every change a signed record of the tournament file.
 ::
 
     companion tournament new NAME --game KIND --system swiss|round-robin|swiss-simple --rounds N
-    companion tournament add-player T NAME [--rating R] [--club C] [--title T] ...
+                             [--tiebreaks BH-C1,BH,SB,DE,...] [--late-points 0|0.5]
+                             [--max-byes N] [--bye-rounds-closed 4,5] [--double] ...
+    companion tournament settings T [--tiebreaks ...] [--max-byes N] [--city C] ...
+    companion tournament add-player T NAME [--rating R] [--club C] [--title T] [--sex m|w]
+                                    [--federation F] [--fide-id N] [--birth D] [--from N]
     companion tournament withdraw T PLAYER [--from N]      reinstate T PLAYER [--from N]
-    companion tournament pair T [--engine bbpPairings] [--send] [--wait S]
+    companion tournament bye T PLAYER [--round N] [--points 0.5|0]   bye-cancel T PLAYER
+    companion tournament lots T [--seed S]                 (a round robin's numbers by lot)
+    companion tournament pair T [--engine bbpPairings|javafo] [--engine-path P] [--send]
+                                [--pairs "A-B,C-D" [--bye P]]   (by hand)
+    companion tournament unpair T
+    companion tournament repair T --swap A B | --colours BOARD | --pairs "A-B,C-D" [--bye P]
+    companion tournament import-trf FILE --game KIND [--tiebreaks ...]
     companion tournament send T --round N [--board B]
     companion tournament result T --round R --board B 1-0|0-1|½-½|+-|-+|-- [--score A:B]
                                   [--reason R] [--replace WHY]
@@ -168,7 +178,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     name = check_name(args.name, _("the tournament's name"))
     facet(args.game)  # a game without standings cannot hold a tournament
     registry.get(args.game)
-    settings = Settings(bye_points=args.bye_points, first_table=args.first_table)
+    from companion.tournament.model import settings_from
+
+    settings = settings_from(_setting_changes(args), Settings())
     path = store.path_for(name, args.dir)
     head = header(name, args.game, args.system, args.rounds, settings, round(time.time(), 3))
     store.create(path, head, arbiter_signing(_config(args)))
@@ -176,40 +188,203 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _setting_changes(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the options of ``new`` or ``settings`` give (only those given)."""
+    out: dict[str, Any] = {}
+    for key in ("bye_points", "late_points", "max_byes", "first_colour", "first_table",
+                "rated_default", "city", "host_federation", "start_date", "end_date",
+                "chief_arbiter", "time_control"):
+        value = getattr(args, key, None)
+        if value is not None:
+            out[key] = int(value) if key == "late_points" and value == 0 else value
+    if getattr(args, "double", None):
+        out["double"] = True
+    if getattr(args, "tiebreaks", None) is not None:
+        out["tiebreaks"] = [c.strip() for c in args.tiebreaks.split(",") if c.strip()]
+    if getattr(args, "bye_rounds_closed", None) is not None:
+        out["bye_rounds_closed"] = _rounds(args.bye_rounds_closed)
+    if getattr(args, "deputy", None):
+        out["deputy_arbiters"] = list(args.deputy)
+    return out
+
+
+def _rounds(text: str) -> list[int]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not all(p.isdigit() for p in parts):
+        raise TournamentError(_("give round numbers separated by commas (4,5), not {text}")
+                              .format(text=text[:40]))
+    return [int(p) for p in parts]
+
+
+def cmd_settings(args: argparse.Namespace) -> int:
+    from companion.tournament import controls
+
+    changes = _setting_changes(args)
+
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        return [_stamp(controls.settings(changes), args.why)]
+
+    t, _records = _write(args, make)
+    _print(t.trail[-1].what)
+    return 0
+
+
 def cmd_add_player(args: argparse.Namespace) -> int:
-    fields = {k: v for k, v in (("rating", args.rating), ("club", args.club),
-                                ("title", args.title), ("sex", args.sex),
+    from companion.tournament import controls
+
+    fields = {k: v for k, v in (("name", args.name), ("rating", args.rating),
+                                ("club", args.club), ("title", args.title), ("sex", args.sex),
                                 ("federation", args.federation), ("fide_id", args.fide_id),
                                 ("birth", args.birth)) if v not in (None, "")}
 
     def make(t: Tournament) -> list[dict[str, Any]]:
-        body: dict[str, Any] = {"ev": "player", "id": len(t.players) + 1, "name": args.name,
-                                **fields}
-        if t.played:
-            body["late_from"] = t.next_round
-        return [_stamp(body)]
+        return [_stamp(controls.late_entry(t, fields, args.from_round), args.why)]
 
     t, _records = _write(args, make)
     p = t.players[len(t.players)]
     text = f"{p.id}. {p.name}" + (f" ({p.rating})" if p.rating else "") + (
         f", {p.club}" if p.club else "")
     if p.late_from is not None:
-        text += " " + _("(a late entry: paired from round {round})").format(round=p.late_from)
+        text += " " + _("(a late entry: paired from round {round}; {points} for each round "
+                        "missed)").format(round=p.late_from,
+                                          points=f"{t.settings.late_points:g}")
     print(text)
     return 0
 
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
+    from companion.tournament import controls
+
     def make(t: Tournament) -> list[dict[str, Any]]:
-        if t.system == "round-robin":
-            raise TournamentError(_("a round robin keeps its table: record the player's games "
-                                    "as forfeits instead (`tournament result ... -+`)"))
-        p = t.find(args.player)
-        return [_stamp({"ev": args.verb, "player": p.id, "from": args.from_round or
-                        t.next_round}, args.why)]
+        return [_stamp(controls.withdraw(t, t.find(args.player), args.from_round,
+                                         back=args.verb == "reinstate"), args.why)]
 
     t, _records = _write(args, make)
     _print(t.trail[-1].what)
+    return 0
+
+
+def cmd_bye(args: argparse.Namespace) -> int:
+    from companion.tournament import controls
+
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        who = t.find(args.player)
+        if args.verb == "bye-cancel":
+            return [_stamp(controls.bye_cancel(t, who, args.round), args.why)]
+        return [_stamp(controls.bye(t, who, args.round, args.points), args.why)]
+
+    t, _records = _write(args, make)
+    _print(t.trail[-1].what)
+    return 0
+
+
+def cmd_unpair(args: argparse.Namespace) -> int:
+    from companion.tournament import controls
+
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        return [_stamp(controls.unpair(t), args.why)]
+
+    t, _records = _write(args, make)
+    _print(t.trail[-1].what)
+    return 0
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    """A manual pairing, a swap or a colour change of the last round, with its warnings."""
+    from companion.tournament import controls, sheets
+
+    chosen = sum(x is not None for x in (args.swap, args.colours, args.pairs))
+    if chosen != 1:
+        raise TournamentError(_("give one of --swap A B, --colours BOARD or --pairs "
+                                "\"A-B,C-D\""))
+    found: list[Any] = []
+
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        if args.swap is not None:
+            body, warned = controls.swap(t, t.find(args.swap[0]), t.find(args.swap[1]))
+        elif args.colours is not None:
+            body, warned = controls.colours(t, args.colours)
+        else:
+            bye_to = t.find(args.bye) if args.bye else None
+            body, warned = controls.manual(t, controls.parse_pairs(t, args.pairs), bye_to)
+        found[:] = warned
+        return [_stamp(body, args.why)]
+
+    t, _records = _write(args, make)
+    _print(t.trail[-1].what)
+    r = t.played[-1]
+    for w in found:
+        _print(_("warning: {text}").format(text=say(w)), err=True)
+    print(sheets.pairings_text(t, r))
+    return 0
+
+
+def cmd_lots(args: argparse.Namespace) -> int:
+    import secrets
+
+    from companion.tournament import controls
+
+    seed = args.seed or secrets.token_hex(8)
+
+    def make(t: Tournament) -> list[dict[str, Any]]:
+        return [_stamp(controls.lots(t, seed), args.why)]
+
+    t, _records = _write(args, make)
+    _print(t.trail[-1].what)
+    for p in t.ranked():
+        print(f"  {t.numbers[p.id]:3d}. {p.name}")
+    return 0
+
+
+def cmd_import_trf(args: argparse.Namespace) -> int:
+    """A tournament file made from a TRF (Swiss Manager, Vega, this program): every player,
+    number, round, result, bye and withdrawal a signed record (``via`` ``import-trf``)."""
+    from companion import journal as journal_mod
+    from companion import registry
+    from companion.tournament import store, trf
+    from companion.tournament.model import Settings, check_name, header, settings_from
+    from companion.tournament.standings import facet
+
+    facet(args.game)
+    registry.get(args.game)
+    source = Path(args.file)
+    try:
+        data = source.read_bytes()
+    except OSError as exc:
+        raise TournamentError(f"{args.file}: {exc.strerror}") from None
+    f = trf.read(data)
+    if not f.history.players:
+        raise TournamentError(_("{file}: no player (001 line) in it").format(file=args.file))
+    name = check_name(args.name or f.header.name or source.stem, _("the tournament's name"))
+    records = trf.import_records(f, args.game, source.name)
+    changes = {**trf.settings_of(f), **_setting_changes(args),
+               "max_byes": max(trf.max_byes(records), 1)}
+    rounds = max(f.history.total_rounds, len(f.history.rounds), 1)
+    head = header(name, args.game, "swiss", rounds, settings_from(changes, Settings()),
+                  round(time.time(), 3))
+    path = store.path_for(name, args.dir)
+    if path.exists():
+        raise TournamentError(_("{file} exists already").format(file=path))
+    key = arbiter_signing(_config(args))
+    wall = round(time.time(), 3)
+    stamped = [{**r, "wall": wall, "via": "import-trf"} for r in records]
+    from companion.tournament.model import fold
+    from companion.tournament.outcome import judge
+
+    fold(head, enumerate(stamped, start=2), judge=judge(args.game))  # all or nothing
+    writer = journal_mod.JournalWriter.create(path, head, signer=key)
+    try:
+        for r in stamped:
+            writer.append(r)
+    finally:
+        writer.close()
+    t, _path_ = _read(args, str(path))
+    print(path)
+    print(_("{name}: {players} players, {rounds} of {total} rounds imported from {file}").format(
+        name=t.name, players=len(t.players), rounds=len(t.played), total=t.rounds,
+        file=source.name))
+    for problem in f.problems():
+        _print(_("{file}: {problem}").format(file=source.name, problem=say(problem)), err=True)
     return 0
 
 
@@ -217,20 +392,27 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    from companion.tournament import engine, pairing, sheets, trf
+    from companion.tournament import controls, pairing, sheets
 
-    chosen: pairing.Engine | None = None
-    if args.engine is not None:
-        def chosen(t: Tournament) -> list[Any]:
-            if t.system == "round-robin":
-                raise TournamentError(_("an outside engine pairs Swiss tournaments only"))
-            return engine.run(trf.to_trf(t), args.engine_path)
+    found: list[Any] = []
+    if args.pairs is None and args.bye is not None:
+        raise TournamentError(_("--bye goes with --pairs"))
 
     def make(t: Tournament) -> list[dict[str, Any]]:
-        return [_stamp(r) for r in pairing.pair_records(t, chosen, args.engine or "")]
+        if args.pairs is not None:
+            if args.engine:
+                raise TournamentError(_("--pairs pairs by hand: no --engine with it"))
+            bye_to = t.find(args.bye) if args.bye else None
+            made, warned = controls.manual_next(t, controls.parse_pairs(t, args.pairs), bye_to)
+            found[:] = warned
+            return [_stamp(r, args.why) for r in made]
+        return [_stamp(r) for r in pairing.pair_records(t, args.engine or "",
+                                                        engine_path=args.engine_path)]
 
     t, _records = _write(args, make)
     r = t.played[-1]
+    for w in found:
+        _print(_("warning: {text}").format(text=say(w)), err=True)
     print(sheets.pairings_text(t, r))
     if args.send:
         return _send(args, t, r.number, None)
@@ -462,7 +644,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
             Path(args.html).write_text(sheets.standings_html(table), encoding="utf-8")
         if args.trf:
             text = trf.to_trf(t, {row.id: row.rank for row in table.rows})
-            Path(args.trf).write_text(text, encoding="ascii", errors="replace")
+            Path(args.trf).write_text(text, encoding="utf-8", newline="")
         if len(chosen) > 1 or args.journals:
             print(_("{name}: standings after round {round}").format(name=t.name,
                                                                     round=table.after))
@@ -634,6 +816,34 @@ class _ResultParser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
 
+def settings_options(v: Any, *, new: bool) -> None:
+    """The settings' options (``new`` and ``settings``)."""
+    from companion.tournament.fide.tiebreaks import CODES
+
+    v.add_argument("--tiebreaks", help="the tie-breaks in order, comma separated: "
+                   + ", ".join(CODES) + ", game:<column> (default: the game's own columns)")
+    v.add_argument("--bye-points", type=float, choices=(0.0, 0.5, 1.0),
+                   help="the pairing-allocated bye's points (default 1)")
+    v.add_argument("--late-points", type=float, choices=(0.0, 0.5),
+                   help="what a late entrant scores for each round he missed (default 0)")
+    v.add_argument("--max-byes", type=int, help="requested byes a player may take (default 1)")
+    v.add_argument("--bye-rounds-closed", help="rounds without requested byes (4,5)")
+    v.add_argument("--first-table", type=int,
+                   help="the table that plays board 1 (board b: table FIRST + b - 1)")
+    v.add_argument("--first-colour", choices=("white", "black"),
+                   help="the colour of the top-ranked player in round 1 (default white)")
+    v.add_argument("--rated-default", type=int,
+                   help="the rating that stands for the unrated (default 0)")
+    if new:
+        v.add_argument("--double", action="store_true",
+                       help="a double round robin (each pair twice, colours reversed)")
+    for option, help_ in (("--city", "022"), ("--host-federation", "032"),
+                          ("--start-date", "042, YYYY/MM/DD"), ("--end-date", "052"),
+                          ("--chief-arbiter", "102"), ("--time-control", "122")):
+        v.add_argument(option, help=f"the TRF's line {help_}")
+    v.add_argument("--deputy", action="append", help="a deputy arbiter (TRF 112; repeat)")
+
+
 def add_commands(sub: Any) -> None:
     """Add ``tournament`` to the ``companion`` command's subparsers."""
     from companion import registry
@@ -669,9 +879,7 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--game", required=True, choices=registry.names())
     v.add_argument("--system", required=True, choices=SYSTEMS)
     v.add_argument("--rounds", required=True, type=int)
-    v.add_argument("--bye-points", type=float, default=1.0, choices=(0.0, 0.5, 1.0))
-    v.add_argument("--first-table", type=int, default=1,
-                   help="the table that plays board 1 (board b: table FIRST + b - 1)")
+    settings_options(v, new=True)
 
     v = verb("add-player", cmd_add_player, "enter a player (after round 1: a late entry)")
     v.add_argument("name")
@@ -682,6 +890,51 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--federation", help="three capital letters (CZE)")
     v.add_argument("--fide-id", type=int)
     v.add_argument("--birth", help="YYYY/MM/DD or YYYY")
+    v.add_argument("--from", dest="from_round", type=int,
+                   help="a late entry: the first round he is paired in (default: the next)")
+    v.add_argument("--why", help="the reason, kept in the file")
+
+    v = verb("settings", cmd_settings, "change the tournament's settings (tie-breaks and "
+             "pairing rules until round 1; byes, tables and the event's words any time)")
+    settings_options(v, new=False)
+    v.add_argument("--why", help="the reason, kept in the file")
+
+    for name, help_ in (("bye", "a player asks for a bye (½ or 0 point) in a round not yet "
+                                "paired"),
+                        ("bye-cancel", "take a requested bye back")):
+        v = verb(name, cmd_bye, help_)
+        v.add_argument("player", help="name or entry number")
+        v.add_argument("--round", type=int, help="default: the next to pair")
+        if name == "bye":
+            v.add_argument("--points", type=float, default=0.5, choices=(0.5, 0.0),
+                           help="0.5 (default) or 0")
+        v.add_argument("--why", help="the reason, kept in the file")
+
+    v = verb("unpair", cmd_unpair, "take the last round back while none of its results is in")
+    v.add_argument("--why", help="the reason, kept in the file")
+
+    v = verb("repair", cmd_repair, "change the last round by hand (a swap, a colour change or "
+             "a whole manual pairing), warned of each FIDE criterion it breaks")
+    v.add_argument("--swap", nargs=2, metavar=("A", "B"),
+                   help="two players (names or entry numbers) change places")
+    v.add_argument("--colours", type=int, metavar="BOARD",
+                   help="the board whose players change colours (who moves first)")
+    v.add_argument("--pairs", help='the whole round: "A-B,C-D,..." (first mover first)')
+    v.add_argument("--bye", help="with --pairs: the player given the pairing-allocated bye")
+    v.add_argument("--why", help="the reason, kept in the file")
+
+    v = verb("lots", cmd_lots, "a round robin's starting numbers drawn by lot (before round "
+             "1; the seed is kept so the draw can be checked)")
+    v.add_argument("--seed", help="the draw's seed (default: a random one)")
+    v.add_argument("--why", help="the reason, kept in the file")
+
+    v = verb("import-trf", cmd_import_trf, "a tournament file from a TRF-2016 (Swiss Manager, "
+             "Vega): players, numbers, rounds, results, byes, withdrawals", tournament=False,
+             arbiter=False)
+    v.add_argument("file", help="the TRF file")
+    v.add_argument("--game", required=True, choices=registry.names())
+    v.add_argument("--name", help="the tournament's name (default: the TRF's 012 line)")
+    v.add_argument("--tiebreaks", help="the tie-breaks in order (default: the game's own)")
 
     for name, help_ in (("withdraw", "a player leaves a Swiss tournament from a round on"),
                         ("reinstate", "a withdrawn player comes back from a round on")):
@@ -692,9 +945,16 @@ def add_commands(sub: Any) -> None:
         v.add_argument("--why", help="the reason, kept in the file")
 
     v = verb("pair", cmd_pair, "pair the next round and print it")
-    v.add_argument("--engine", choices=("bbpPairings",),
-                   help="pair with this FIDE engine (on the PATH) instead")
-    v.add_argument("--engine-path", help=argparse.SUPPRESS)
+    v.add_argument("--engine", choices=("bbpPairings", "javafo"),
+                   help="pair with this FIDE-endorsed engine instead of the built-in Dutch "
+                        "system (never a fallback: refused when it is not found)")
+    v.add_argument("--engine-path",
+                   help="bbpPairings' program (default: $BBP_PAIRINGS, then the PATH) or "
+                        "JaVaFo's jar (default: $JAVAFO_JAR)")
+    v.add_argument("--pairs", help='pair the round by hand: "A-B,C-D,..." (names or entry '
+                   "numbers, first mover first), warned of each FIDE criterion it breaks")
+    v.add_argument("--bye", help="with --pairs: the player given the pairing-allocated bye")
+    v.add_argument("--why", help="with --pairs: the reason, kept in the file")
     v.add_argument("--send", action="store_true",
                    help="send each pairing to its table over MQTT (signed with the arbiter's "
                         "key; [mqtt] of --config)")

@@ -15,7 +15,13 @@ store.read`: the chain and the arbiter's signatures) and ranked by the one stand
 - the arbiter's "Assign a pairing" (:meth:`TournamentDesk.assign`) goes through the file: the
   pairing must be one the file pairs in that round (players, who moves first, the game); sent
   to another table than the file's, while the round has no result, the file is paired again
-  with that table (a signed ``repair`` record, ``via`` ``page``); anything else is refused.
+  with that table (a signed ``repair`` record, ``via`` ``page``); anything else is refused;
+- the arbiter's controls (:meth:`TournamentDesk.control`, ``POST /api/tournament/control``
+  after the PIN): pair the next round, enter a player (a late entry once round 1 is paired),
+  a requested bye and its cancellation, withdraw and reinstate, unpair the last round, a swap,
+  a colour change or a whole manual pairing (warned of the FIDE criteria it breaks), lots for
+  a round robin, the settings (tie-breaks until round 1): each a signed record made by
+  :mod:`.controls` (the command line's own), ``via`` ``page``.
 """
 
 from __future__ import annotations
@@ -172,6 +178,9 @@ class TournamentDesk:
             })
         for b in r.byes if r is not None else []:
             item["byes"].append({"player": t.players[b.player].name, "kind": b.kind})
+        if r is not None:
+            item.update(engine=r.engine, warnings=list(r.warnings),
+                        withdrawn=[p.name for p in t.players.values() if p.withdrawn])
         return item
 
     def _pick(self, query: Mapping[str, str]) -> Shown | Answer:
@@ -274,6 +283,44 @@ class TournamentDesk:
             r = t.round(pairing.round)
         return HTTPStatus.ACCEPTED, "", pairing_bodies(t, r, g.board)
 
+    def control(self, body: Any) -> tuple[int, dict[str, Any]]:
+        """One of the arbiter's controls from the page (the PIN checked by the caller):
+        (HTTP status, the answer: ``ok``, ``detail``, the ``warnings`` of a manual pairing)."""
+        if self.signing is None:
+            return HTTPStatus.SERVICE_UNAVAILABLE, {
+                "ok": False, "detail": _("refused: no arbiter key on this laptop "
+                                         "([arbiter] key_file)")}
+        if not isinstance(body, Mapping):
+            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": _("refused: give an object")}
+        picked = self._pick({"t": str(body["tournament"])[:200]}
+                            if body.get("tournament") is not None else {})
+        if not isinstance(picked, Shown):
+            return picked[0], {"ok": False, "detail": picked[2].strip()}
+        what = str(body.get("control", ""))[:40]
+        if what not in CONTROLS:
+            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": _(
+                "refused: the control is one of {controls}").format(
+                controls=", ".join(CONTROLS))}
+        warned: list[Any] = []
+        why = body.get("why")
+
+        def make(t: Tournament) -> list[dict[str, Any]]:
+            made = _control(t, what, body, warned)
+            stamp = {"wall": round(time.time(), 3), "via": "page"}
+            if isinstance(why, str) and why.strip():
+                stamp["why"] = why.strip()[:300]
+            return [{**r, **stamp} for r in made]
+
+        try:
+            t, _records = store.append(picked.path, self.signing, make)
+        except (TournamentError, ValueError, TypeError, KeyError) as exc:
+            message = exc.message if isinstance(exc, TournamentError) else str(exc)
+            return HTTPStatus.CONFLICT, {"ok": False, "detail": _("refused: {why}").format(
+                why=say(message))}
+        self._cache.pop(picked.path, None)
+        return HTTPStatus.OK, {"ok": True, "detail": say(t.trail[-1].what),
+                               "warnings": [say(w) for w in warned]}
+
     def _move(self, path: Path, number: int, board: int, table: int) -> Tournament:
         """Pair the round again with board ``board`` at table ``table`` (signed, via the
         page)."""
@@ -290,3 +337,74 @@ class TournamentDesk:
         t, _records = store.append(path, self.signing, make)
         self._cache.pop(path, None)
         return t
+
+
+#: The controls the page offers (``control`` of ``POST /api/tournament/control``).
+CONTROLS = ("pair", "player", "bye", "bye-cancel", "withdraw", "reinstate", "unpair", "swap",
+            "colours", "pairs", "lots", "settings")
+
+
+def _text(body: Mapping[str, Any], key: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise TournamentError(_("give {field}").format(field=key))
+    return value[:200]
+
+
+def _number(body: Mapping[str, Any], key: str) -> int | None:
+    value = body.get(key)
+    if value in (None, ""):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TournamentError(_("{field} must be a whole number").format(field=key))
+    return value
+
+
+def _control(t: Tournament, what: str, body: Mapping[str, Any], warned: list[Any]
+             ) -> list[dict[str, Any]]:
+    """The records of one control from the page, made as the command line makes them."""
+    from companion.tournament import controls, pairing
+
+    if what == "pair":
+        engine = body.get("engine") or ""
+        return pairing.pair_records(t, str(engine)[:20])
+    if what == "player":
+        fields = {k: body[k] for k in ("name", "rating", "title", "sex", "federation",
+                                       "fide_id", "birth", "club")
+                  if body.get(k) not in (None, "")}
+        return [controls.late_entry(t, fields, _number(body, "from"))]
+    if what in ("bye", "bye-cancel"):
+        who = t.find(_text(body, "player"))
+        if what == "bye-cancel":
+            return [controls.bye_cancel(t, who, _number(body, "round"))]
+        points = body.get("points", 0.5)
+        if points not in (0, 0.5):
+            raise TournamentError(_("points must be 0.5 or 0"))
+        return [controls.bye(t, who, _number(body, "round"), float(points))]
+    if what in ("withdraw", "reinstate"):
+        return [controls.withdraw(t, t.find(_text(body, "player")), _number(body, "from"),
+                                  back=what == "reinstate")]
+    if what == "unpair":
+        return [controls.unpair(t)]
+    if what == "lots":
+        import secrets
+
+        seed = body.get("seed") or secrets.token_hex(8)
+        return [controls.lots(t, str(seed)[:64])]
+    if what == "settings":
+        changes = body.get("settings")
+        if not isinstance(changes, Mapping):
+            raise TournamentError(_("give settings (an object)"))
+        return [controls.settings(changes)]
+    if what == "swap":
+        made, found = controls.swap(t, t.find(_text(body, "a")), t.find(_text(body, "b")))
+    elif what == "colours":
+        board = _number(body, "board")
+        if board is None:
+            raise TournamentError(_("give {field}").format(field="board"))
+        made, found = controls.colours(t, board)
+    else:
+        bye_to = t.find(str(body["bye"])[:200]) if body.get("bye") else None
+        made, found = controls.manual(t, controls.parse_pairs(t, _text(body, "pairs")), bye_to)
+    warned[:] = found
+    return [made]

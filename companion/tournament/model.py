@@ -23,6 +23,7 @@ its ``source`` is the evidence (a table's journal, or the arbiter).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -39,9 +40,9 @@ WINNERS = (FIRST, SECOND, TIE, NONE)
 BYE_KINDS = ("pab", "half", "zero", "absent")
 ENGINES = ("dutch", "berger", "simple", "bbpPairings", "javafo", "manual")
 #: Who wrote a record: the command line, the page, a table over MQTT, ``tournament collect``,
-#: the demo, ``tournament upgrade``.
-VIA = ("cli", "page", "mqtt", "collect", "demo", "upgrade")
-SOURCES = ("table", "journal", "arbiter", "upgrade")
+#: the demo, ``tournament upgrade``, ``tournament import-trf``.
+VIA = ("cli", "page", "mqtt", "collect", "demo", "upgrade", "import-trf")
+SOURCES = ("table", "journal", "arbiter", "upgrade", "trf")
 TITLES = ("", "GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 SEXES = ("", "m", "w")
 COLOURS = ("white", "black")
@@ -92,17 +93,29 @@ class Settings:
     first_colour: str = "white"  # who the top-ranked player is in round 1 (TRF XXC)
     rated_default: int = 0  # the rating of the unrated where a rule needs one
     first_table: int = 1  # board b is played at table first_table + b - 1
+    # the event, as TRF-2016's header lines (022 to 122) give it
+    city: str = ""
+    host_federation: str = ""
+    start_date: str = ""  # YYYY/MM/DD
+    end_date: str = ""
+    chief_arbiter: str = ""
+    deputy_arbiters: tuple[str, ...] = ()
+    time_control: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["bye_rounds_closed"] = list(self.bye_rounds_closed)
         out["tiebreaks"] = list(self.tiebreaks)
+        out["deputy_arbiters"] = list(self.deputy_arbiters)
         return out
 
 
 SETTINGS_KEYS = tuple(f.name for f in fields(Settings))
 #: What a ``settings`` record may still change once round 1 is paired.
-LATER_SETTINGS = ("max_byes", "bye_rounds_closed", "first_table")
+LATER_SETTINGS = ("max_byes", "bye_rounds_closed", "first_table", "city", "host_federation",
+                  "start_date", "end_date", "chief_arbiter", "deputy_arbiters", "time_control")
+#: The event's words (TRF header lines), each a line of text.
+EVENT_SETTINGS = ("city", "chief_arbiter", "time_control")
 
 
 @dataclass
@@ -204,6 +217,8 @@ class Source:
                           file=self.file)
         if self.kind == "upgrade":
             return Remark(N_("upgraded from an unsigned version 1 file"))
+        if self.kind == "trf":
+            return Remark(N_("the TRF file {file}"), file=self.file)
         return Remark(N_("the arbiter"))
 
 
@@ -547,6 +562,15 @@ def settings_from(obj: Mapping[str, Any], base: Settings) -> Settings:
             changes[key] = _int(obj, key, 0, MAX_RATING)
         elif key == "first_table":
             changes[key] = _int(obj, key, 1, MAX_TABLE)
+        elif key in EVENT_SETTINGS:
+            changes[key] = check_text(v, key, limit=MAX_NAME)
+        elif key == "host_federation":
+            changes[key] = _federation(v)
+        elif key in ("start_date", "end_date"):
+            changes[key] = _birth(v)
+        elif key == "deputy_arbiters":
+            changes[key] = tuple(check_text(d, key, limit=MAX_NAME)
+                                 for d in _list(v, key, 10))
         else:
             raise refuse(N_("unknown setting {key}"), key=str(key)[:40])
     return replace(base, **changes)
@@ -747,6 +771,19 @@ def _numbers(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | No
         numbers[int(key)] = value
     if sorted(numbers.values()) != list(range(1, len(numbers) + 1)):
         raise refuse(N_("starting numbers must be 1, 2, 3, ... each once"))
+    if t.played and t.system == "round-robin" and numbers != t.numbers:
+        raise refuse(N_("a round robin's numbers are fixed once round 1 is paired"))
+    lot = body.get("lot")
+    if lot is not None:
+        seed = check_text(_dict(lot, "lot").get("seed"), "seed", limit=64)
+        if not seed or t.played:
+            raise refuse(N_("a draw of lots has a seed and comes before round 1"))
+        if numbers != lot_numbers(t.players, seed):
+            raise refuse(N_("these numbers are not the draw of lots with seed {seed}"),
+                         seed=seed)
+        t.numbers = numbers
+        return Remark(N_("starting numbers for {n} players by lot (seed {seed})"),
+                      n=len(numbers), seed=seed), None, None, ()
     t.numbers = numbers
     return Remark(N_("starting numbers for {n} players"), n=len(numbers)), None, None, ()
 
@@ -972,16 +1009,20 @@ def header(name: str, game: str, system: str, rounds: int, settings: Settings, w
 
 
 def initial_numbers(t: Tournament) -> dict[int, int]:
-    """Starting numbers by the initial ranking: rating (the unrated as ``rated_default``),
-    then title, then name; late entrants keep their place after those numbered before."""
-    order = {title: i for i, title in enumerate(TITLES[1:])}
+    """Starting numbers by the initial ranking of C.04.2 2.2 (every player, late entrants
+    in their place): rating (the unrated as ``rated_default``), then title (GM, IM, WGM, FM,
+    WIM, CM, WFM, WCM), then name (accents aside)."""
+    from companion.tournament.fide.history import Entrant, start_numbers
 
-    def rank(p: Player) -> tuple[int, int, str, int]:
-        return (-(p.rating or t.settings.rated_default), order.get(p.title, len(order)),
-                name_key(p.name), p.id)
+    return start_numbers((Entrant(p.id, p.name, p.rating, p.title)
+                          for p in t.players.values()), t.settings.rated_default)
 
-    ranked = sorted(t.players.values(), key=rank)
-    return {p.id: i for i, p in enumerate(ranked, start=1)}
+
+def lot_numbers(players: Iterable[int], seed: str) -> dict[int, int]:
+    """Starting numbers drawn by lot, again the same from the same seed (a round robin's
+    draw, C.05): the players in the order of SHA-256 of ``seed:id``."""
+    order = sorted(players, key=lambda pid: hashlib.sha256(f"{seed}:{pid}".encode()).digest())
+    return {pid: n for n, pid in enumerate(order, start=1)}
 
 
 def result_record(t: Tournament, number: int, board: int, result: Result, source: Source, *,

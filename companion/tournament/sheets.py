@@ -17,7 +17,7 @@ import re
 from companion.i18n import _, language
 from companion.tournament import printouts
 from companion.tournament.model import Round, Tournament
-from companion.tournament.standings import Table
+from companion.tournament.standings import Row, Table
 
 CSS = """
 body { font-family: sans-serif; margin: 2em; color: #000; }
@@ -46,6 +46,17 @@ def number(v: float) -> str:
     return printouts.amount(v)
 
 
+def cell(row: Row, key: str) -> str:
+    """A standings cell: blank where the column has no value for the player (direct
+    encounter when he was not tied)."""
+    return "" if key in row.blank else number(row.values[key])
+
+
+def shown_name(row: Row) -> str:
+    """The player's name, marked when he has withdrawn."""
+    return row.name + (" " + _("(withdrawn)") if row.withdrawn else "")
+
+
 def neutral(cell: object) -> str:
     """A CSV cell a spreadsheet shows as text, never runs as a formula."""
     text = str(cell)
@@ -59,8 +70,8 @@ def standings_csv(table: Table) -> str:
     w = csv.writer(out, lineterminator="\n")
     rows = [["rank", "name", *(f"{c.key} ({c.unit})" for c in table.columns), "played"]]
     for r in table.rows:
-        rows.append([str(r.rank), r.name, *(f"{r.values[c.key]:g}" for c in table.columns),
-                     str(r.played)])
+        rows.append([str(r.rank), r.name, *("" if c.key in r.blank else f"{r.values[c.key]:g}"
+                                            for c in table.columns), str(r.played)])
     for row in rows:
         w.writerow([neutral(cell) for cell in row])
     return out.getvalue()
@@ -82,9 +93,9 @@ def _standings_table(table: Table) -> list[str]:
     out = [f"<table class='standings'><tr><th>{e(rank)}</th><th>{e(name)}</th>"
            f"{head}<th>{e(played)}</th></tr>"]
     for r in table.rows:
-        cells = "".join(f"<td class='n' data-col='{e(c.key)}'>{number(r.values[c.key])}</td>"
+        cells = "".join(f"<td class='n' data-col='{e(c.key)}'>{cell(r, c.key)}</td>"
                         for c in table.columns)
-        out.append(f"<tr><td class='n'>{r.rank}</td><td>{e(r.name)}</td>{cells}"
+        out.append(f"<tr><td class='n'>{r.rank}</td><td>{e(shown_name(r))}</td>{cells}"
                    f"<td class='n'>{r.played}</td></tr>")
     out.append("</table>")
     ranked = _("Ranked by the columns from left to right; players equal on all share a rank.")
@@ -166,13 +177,13 @@ def standings_text(table: Table) -> str:
     """The standings as the terminal shows them, the columns' words in the reader's language."""
     table, english = printouts.said(table), table
     cols = table.columns
-    width = max([4] + [len(r.name) for r in table.rows])
+    width = max([4] + [len(shown_name(r)) for r in table.rows])
     head = "  ".join(f"{c.title:>{max(len(c.title), 6)}}" for c in cols)
     rank, name, played = _("rank"), _("name"), _("played")
     lines = [f"{rank:>4}  {name:<{width}}  {head}  {played}"]
     for r in table.rows:
-        vals = "  ".join(f"{number(r.values[c.key]):>{max(len(c.title), 6)}}" for c in cols)
-        lines.append(f"{r.rank:>4}  {r.name:<{width}}  {vals}  {r.played:>{len(played)}}")
+        vals = "  ".join(f"{cell(r, c.key):>{max(len(c.title), 6)}}" for c in cols)
+        lines.append(f"{r.rank:>4}  {shown_name(r):<{width}}  {vals}  {r.played:>{len(played)}}")
     lines.append("")
     lines += printouts.legend_lines(english.columns)
     return "\n".join(lines)

@@ -3,9 +3,15 @@
 :func:`standings` ranks the players of a :class:`~companion.tournament.model.Tournament` after
 a round: by **points** (each round's: a game's result, a bye as the tournament counts it, a
 missed round of a late entrant), then by the tournament's **tie-breaks** in order
-(``settings.tiebreaks``; by default the game's own columns, ``companion.<game>.standings``:
-Tamsk's rings margin and time tie-break, Tantrix's TP and score difference, Tokami's totals).
-Players equal on every column share a rank, listed by name. The command line, the arbiter's
+(``settings.tiebreaks``, chosen and ordered per tournament: the C.07 tie-breaks of
+:mod:`.fide.tiebreaks`, direct encounter included, and each game's own columns as
+``game:<key>``; by default the game's own columns, ``companion.<game>.standings``: Tamsk's
+rings margin and time tie-break, Tantrix's TP and score difference, Tokami's totals). Each
+tie-break applies to the players still tied (C.07 4.2); direct encounter (``DE``) is the
+points scored among exactly those players, so it has a value only for the tied (left blank
+for the others). Players equal on every column share a rank, listed by starting number.
+Unplayed rounds count as C.07 16 says (:mod:`.fide.tiebreaks`); "played" counts only the games
+played over the board (no bye, no forfeit). The command line, the arbiter's
 page, the round sheets, the TRF and the demo all call this one function; the CSV and HTML come
 from :mod:`.sheets`.
 
@@ -48,8 +54,8 @@ def facet(game: str) -> StandingsGame:
 Tiebreak = tuple[Column, Callable[[Tournament, int], Mapping[int, float]]]
 def _fide() -> dict[str, Tiebreak]:
     """The C.07 tie-breaks of :mod:`companion.tournament.fide.tiebreaks`, on the tournament's
-    neutral history (:mod:`.neutral`); direct encounter (``DE``) is not among them: it depends
-    on who is tied, which these columns do not know."""
+    neutral history (:mod:`.neutral`); direct encounter (``DE``) is computed by the ranking
+    itself (it depends on who is tied), so its function here gives nothing."""
     from companion.tournament.fide.history import FideError
     from companion.tournament.fide.tiebreaks import TIEBREAKS as FIDE
     from companion.tournament.fide.tiebreaks import values
@@ -65,8 +71,12 @@ def _fide() -> dict[str, Tiebreak]:
                              problem=exc.remark) from None
         return value
 
-    return {code: (Column(code.lower(), tb.title, tb.unit, tb.legend), compute(code))
-            for code, tb in FIDE.items() if code != "DE"}
+    def nothing(t: Tournament, upto: int) -> Mapping[int, float]:
+        return {}
+
+    return {code: (Column(code.lower(), tb.title, tb.unit, tb.legend),
+                   compute(code) if code != "DE" else nothing)
+            for code, tb in FIDE.items()}
 
 
 #: The FIDE tie-breaks this companion computes, by code (``settings.tiebreaks``).
@@ -80,6 +90,9 @@ class Row:
     values: dict[str, float] = field(default_factory=dict)
     played: int = 0  # games played over the board (not byes, not forfeits)
     rank: int = 0
+    withdrawn: bool = False
+    #: Columns without a value for this player (direct encounter when he was not tied).
+    blank: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -100,7 +113,7 @@ class Table:
 def columns(t: Tournament) -> tuple[Column, ...]:
     """Points, then the tournament's tie-breaks in order."""
     own = tuple(facet(t.game).COLUMNS)
-    codes = t.settings.tiebreaks or tuple(f"game:{c.key}" for c in own[1:])
+    codes = codes_of(t)
     out = [own[0]]
     for code in codes:
         if code.startswith("game:"):
@@ -174,15 +187,53 @@ def standings(
                 for c in cols[1:]:
                     if c.key in own:
                         row.values[c.key] += float(share.get(c.key, 0.0))
-    for code in t.settings.tiebreaks:
-        if code in TIEBREAKS:
-            column, compute = TIEBREAKS[code]
-            for pid, value in compute(t, last).items():
-                rows[pid].values[column.key] = float(value)
-    keys = [c.key for c in cols]
-    ordered = sorted(rows.values(), key=lambda r: ([-r.values[k] for k in keys], r.name))
-    for i, row in enumerate(ordered):
-        prev = ordered[i - 1] if i else None
-        same = prev is not None and all(prev.values[k] == row.values[k] for k in keys)
-        row.rank = prev.rank if same and prev is not None else i + 1
+    for pid, p in t.players.items():
+        rows[pid].withdrawn = p.withdrawn
+    ordered = _ranked(t, last, cols, rows, results)
     return Table(t.game, registry.get(t.game).title, cols, ordered, last, t.name)
+
+
+def codes_of(t: Tournament) -> tuple[str, ...]:
+    """The tournament's tie-break codes in order (the game's own columns by default)."""
+    own = tuple(facet(t.game).COLUMNS)
+    return t.settings.tiebreaks or tuple(f"game:{c.key}" for c in own[1:])
+
+
+def _ranked(t: Tournament, last: int, cols: tuple[Column, ...], rows: dict[int, Row],
+            results: Mapping[tuple[int, int], Result] | None) -> list[Row]:
+    """The rows in the order of C.07 4.2: points, then each tie-break for those still tied
+    (:func:`companion.tournament.fide.tiebreaks.standings`), with their ranks."""
+    import copy
+
+    from companion.tournament.fide.history import FideError
+    from companion.tournament.fide.tiebreaks import standings as fide_standings
+    from companion.tournament.neutral import history_of
+
+    codes = codes_of(t)
+    counted = t
+    if results:
+        counted = copy.deepcopy(t)
+        for r in counted.played:
+            for g in r.games:
+                g.result = results.get((r.number, g.board), g.result)
+    extra = {code: {pid: row.values[code[5:]] for pid, row in rows.items()}
+             for code in codes if code.startswith("game:")}
+    try:
+        ranked = fide_standings(history_of(counted, last), codes,
+                                round_robin=t.system == "round-robin",
+                                unrated=t.settings.rated_default, extra=extra)
+    except FideError as exc:
+        raise refuse(N_("standings: {problem}"), problem=exc.remark) from None
+    keys = [c.key for c in cols[1:]]
+    out = []
+    for standing in ranked:
+        row = rows[standing.player]
+        row.rank = standing.rank
+        for key, value in zip(keys, standing.values, strict=True):
+            if value is None:
+                row.blank.add(key)
+                row.values[key] = 0.0
+            else:
+                row.values[key] = float(value)
+        out.append(row)
+    return out

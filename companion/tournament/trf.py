@@ -1,84 +1,194 @@
-"""FIDE TRF-2016 (Tournament Report File), written and read: the one TRF writer.
+"""FIDE TRF-2016 of a tournament file, both ways: the one TRF writer and the import.
 
-What chess pairing programs exchange (bbpPairings and JaVaFo read it), written from the
-tournament file: one ``012`` line with the tournament's name, ``XXR`` with the number of
-rounds (the engines' extension), and one ``001`` line per player in starting-number order, in
-fixed columns: starting number (5-8), name (15-47), rating (49-52), points (81-84), rank
-(86-89), then 10 columns per round from column 92: the opponent's starting number (``0000``
-without a game), the colour (``w`` moved first, ``b`` second, ``-`` none) and the result
-(``1``, ``0``, ``=``; ``+``/``-`` by forfeit; ``U`` a pairing-allocated bye, ``H`` a half-point
-bye or missed round, ``Z`` a zero-point bye, an absence), and ``BBU`` with the points of a
-pairing-allocated bye when they are not 1 (bbpPairings' extension). A game without its result
-yet is left blank. The ranks are the standings' (:mod:`.standings`).
+Written (``standings --trf``, the page's ``/results.trf``, the demo) by
+:func:`companion.tournament.fide.trf.write` from the tournament's neutral history
+(:mod:`.neutral`): the names as written (UTF-8), the header lines ``012`` to ``132`` (the
+event's settings: city, federation, dates, chief arbiter and deputies, time control; the
+round dates are the days each round was paired), ``XXR`` and ``XXC``, every player field
+(sex, title, name, rating, federation, FIDE ID, birth date, points, rank) and each round's
+column. The ranks are the standings'.
+
+Read (:func:`import_records`, ``companion tournament import-trf``): a TRF from Swiss Manager,
+Vega or this program becomes the records of a new tournament file, each signed and marked
+``via`` ``import-trf``: the players with their fields, the starting numbers, then round by
+round the ½ and 0 byes asked for (``bye``), the pairing (``pair``, engine ``manual``), the
+results (``result``, from the TRF file) and the withdrawals (a player without a game from a
+round to the end, and in the column of the next round when the file has one:
+``withdraw``). What the format cannot say is said here: a late entrant's missed rounds come
+in as the byes they scored (``H``: ½, ``Z``: 0), and a full-point bye (``F``) has no place in
+this program's rounds and is refused.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
 
-from companion.tournament.model import Tournament
-
-
-@dataclass
-class TrfPlayer:
-    number: int
-    name: str
-    rating: int
-    points: float
-    rank: int
-    rounds: dict[int, tuple[int, str, str]] = field(default_factory=dict)  # opp, colour, code
+from companion.remark import N_
+from companion.tournament.fide import trf as fide_trf
+from companion.tournament.fide.history import FideError, History
+from companion.tournament.model import Tournament, TournamentError, refuse
 
 
-def to_trf(t: Tournament, ranks: dict[int, int] | None = None) -> str:
-    """The tournament as TRF-2016 (rounds paired so far); ``ranks`` by player id (default:
-    the standings')."""
+def _kind(t: Tournament) -> str:
+    return {"swiss": "Swiss (FIDE Dutch system)", "swiss-simple": "Swiss (simplified)",
+            "round-robin": "Double round robin" if t.settings.double else "Round robin"
+            }[t.system]
+
+
+def round_dates(t: Tournament) -> tuple[str, ...]:
+    """The day each round still paired was paired (YY/MM/DD, this laptop's time)."""
+    days: list[str] = []
+    for c in t.trail:
+        if c.ev == "pair":
+            days.append(datetime.fromtimestamp(c.wall).strftime("%y/%m/%d"))
+        elif c.ev == "unpair" and days:
+            days.pop()
+    return tuple(days[:len(t.played)])
+
+
+def header(t: Tournament) -> fide_trf.Header:
+    s = t.settings
+    return fide_trf.Header(name=t.name, city=s.city, federation=s.host_federation,
+                           start=s.start_date, end=s.end_date, kind=_kind(t),
+                           arbiter=s.chief_arbiter, deputies=s.deputy_arbiters,
+                           time_control=s.time_control, round_dates=round_dates(t))
+
+
+def to_trf(t: Tournament, ranks: Mapping[int, int] | None = None) -> str:
+    """The tournament as TRF-2016 (UTF-8 text, CRLF lines; rounds paired so far); ``ranks``
+    by player id (default: the standings')."""
+    from companion.tournament.neutral import history_of
+
     if ranks is None:
         from companion.tournament.standings import standings
 
         ranks = {row.id: row.rank for row in standings(t).rows}
-    numbers = t.start_numbers()
-    points = t.points()
-    entries = t.entries()
-    lines = [f"012 {t.name}", f"XXR {t.rounds}"]
-    if t.settings.bye_points != 1.0:  # bbpPairings' points for a pairing-allocated bye
-        lines.append(f"BBU {t.settings.bye_points:.1f}")
-    for p in sorted(t.players.values(), key=lambda p: numbers[p.id]):
-        name = p.name.encode("ascii", "replace").decode("ascii")
-        line = (f"001 {numbers[p.id]:4d} {'':1}{'':3} {name:<33.33} {p.rating or 0:4d} {'':3} "
-                f"{'':11} {'':10} {points[p.id]:4.1f} {ranks.get(p.id, 0):4d}")
-        for n in range(1, len(t.played) + 1):
-            e = entries[p.id][n]
-            if e.kind == "game":
-                if not e.code:
-                    line += " " * 10
-                    continue
-                assert e.opponent is not None
-                line += f"  {numbers[e.opponent]:4d} {e.colour} {e.code}"
-            else:
-                line += f"  0000 - {e.code}"
-        lines.append(line.rstrip())
-    return "\n".join(lines) + "\n"
+    try:
+        return fide_trf.write(history_of(t), header(t), ranks=ranks)
+    except FideError as exc:
+        raise TournamentError(exc.remark) from None
 
 
-def parse_trf(text: str) -> tuple[str, int | None, list[TrfPlayer]]:
-    """``(name, rounds, players)`` from a TRF file (``001``, ``012`` and ``XXR`` lines)."""
-    name, rounds, players = "", None, []
-    for raw in text.splitlines():
-        if raw.startswith("012 "):
-            name = raw[4:].strip()
-        elif raw.startswith("XXR "):
-            rounds = int(raw[4:].strip())
-        elif raw.startswith("001 "):
-            line = raw.ljust(89)
-            rating = line[48:52].strip()
-            player = TrfPlayer(int(line[4:8]), line[14:47].strip(),
-                               int(rating) if rating else 0, float(line[80:84]),
-                               int(line[85:89] or 0))
-            n, pos = 1, 91
-            while pos < len(raw):
-                block = raw[pos:pos + 8].ljust(8)
-                if block.strip():
-                    player.rounds[n] = (int(block[0:4]), block[5], block[7])
-                n, pos = n + 1, pos + 10
-            players.append(player)
-    return name, rounds, players
+# ---------------------------------------------------------------------------- reading
+
+_RESULT = {"1-0": ("first", False), "0-1": ("second", False), "1/2": ("tie", False),
+           "+-": ("first", True), "-+": ("second", True), "--": ("none", True)}
+
+
+def read(data: bytes | str) -> fide_trf.TrfFile:
+    try:
+        return fide_trf.read(data)
+    except FideError as exc:
+        raise TournamentError(exc.remark) from None
+
+
+def settings_of(f: fide_trf.TrfFile) -> dict[str, Any]:
+    """The tournament settings a TRF states (its point system must be this program's)."""
+    sc = f.history.scoring
+    if (sc.win, sc.draw, sc.loss) != (1.0, 0.5, 0.0) or sc.pab not in (1.0, 0.5, 0.0):
+        raise refuse(N_("the TRF counts {win}/{draw}/{loss} for a win, a draw, a loss: this "
+                        "program counts 1/½/0"), win=f"{sc.win:g}", draw=f"{sc.draw:g}",
+                     loss=f"{sc.loss:g}")
+    h = f.header
+    out: dict[str, Any] = {"bye_points": sc.pab, "first_colour": f.history.first_colour}
+    for key, value in (("city", h.city), ("chief_arbiter", h.arbiter),
+                       ("time_control", h.time_control)):
+        if value:
+            out[key] = value[:60]
+    if h.federation:
+        out["host_federation"] = h.federation
+    for key, value in (("start_date", h.start), ("end_date", h.end)):
+        if value:
+            out[key] = value
+    if h.deputies:
+        out["deputy_arbiters"] = list(h.deputies)
+    return out
+
+
+def _withdrawn_from(history: History, requested: Sequence[Any]) -> dict[int, int]:
+    """Who withdrew, from which round: no game from that round to the last (a zero-point
+    absence each round), either over two rounds or more, or into the next round's column."""
+    last = len(history.rounds)
+    nxt = {b.player for b in requested if b.kind in ("zero", "absent")}
+    out: dict[int, int] = {}
+    for e in history.players:
+        start = None
+        for n in range(last, 0, -1):
+            rnd = history.rounds[n - 1]
+            kinds = [b.kind for b in rnd.byes if b.player == e.id]
+            played = any(e.id in (g.white, g.black) for g in rnd.games)
+            if played or not kinds or kinds[0] not in ("zero", "absent"):
+                break
+            start = n
+        if start is not None and (last - start + 1 >= 2 or e.id in nxt):
+            out[e.id] = start
+    return out
+
+
+def import_records(f: fide_trf.TrfFile, game: str, file_name: str) -> list[dict[str, Any]]:
+    """The records (after the header) that make a tournament of the TRF ``f``; their
+    ``result`` records carry the game's default reason for each result."""
+    from companion.tournament.outcome import default_reason
+
+    history = f.history
+    for n, rnd in enumerate(history.rounds, start=1):
+        for b in rnd.byes:
+            if b.kind == "full":
+                raise refuse(N_("round {round}: a full-point bye (F) has no place in this "
+                                "program's rounds"), round=n)
+    records: list[dict[str, Any]] = []
+    ids: dict[int, int] = {}  # TRF start number -> entry number
+    for e in sorted(history.players, key=lambda e: e.number):
+        ids[e.id] = len(ids) + 1
+        body: dict[str, Any] = {"ev": "player", "id": ids[e.id], "name": e.name[:60]}
+        if e.rating:
+            body["rating"] = e.rating
+        for key, value in (("title", e.title.upper()), ("sex", e.sex), ("federation",
+                                                                         e.federation),
+                           ("birth", e.birth)):
+            if value:
+                body[key] = value
+        if e.fide_id.strip().isdigit():
+            body["fide_id"] = int(e.fide_id)
+        records.append(body)
+    records.append({"ev": "numbers", "numbers": {str(ids[e.id]): e.number
+                                                 for e in history.players}})
+    gone = _withdrawn_from(history, f.requested)
+    for n, rnd in enumerate(history.rounds, start=1):
+        for pid, start in sorted(gone.items()):
+            if start == n:
+                records.append({"ev": "withdraw", "player": ids[pid], "from": n})
+        for b in rnd.byes:
+            if b.kind in ("half", "zero") and gone.get(b.player, n + 1) > n:
+                records.append({"ev": "bye", "player": ids[b.player], "round": n,
+                                "points": 0.5 if b.kind == "half" else 0})
+        byes = [{"player": ids[b.player], "kind": "pab"} for b in rnd.byes if b.kind == "pab"]
+        byes += [{"player": ids[b.player], "kind": b.kind} for b in rnd.byes
+                 if b.kind in ("half", "zero") and gone.get(b.player, n + 1) > n]
+        byes += [{"player": ids[b.player], "kind": "absent"} for b in rnd.byes
+                 if b.kind in ("zero", "absent") and gone.get(b.player, n + 1) <= n]
+        games = [{"board": i, "first": ids[g.white], "second": ids[g.black]}
+                 for i, g in enumerate(rnd.games, start=1)]
+        records.append({"ev": "pair", "round": n, "games": games, "byes": byes,
+                        "engine": "manual", "warnings": []})
+        for i, g in enumerate(rnd.games, start=1):
+            if g.result is None:
+                continue
+            winner, forfeit = _RESULT[g.result]
+            result = {"winner": winner, "forfeit": forfeit, "score": None,
+                      "reason": default_reason(game, winner, forfeit, None)}
+            records.append({"ev": "result", "round": n, "board": i, "result": result,
+                            "source": {"kind": "trf", "file": file_name[:200]},
+                            "replaces": None, "rounds_after": []})
+    return records
+
+
+def max_byes(records: Sequence[Mapping[str, Any]]) -> int:
+    """The most requested byes one player of the imported records asks for."""
+    count: dict[int, int] = {}
+    for r in records:
+        if r["ev"] == "bye":
+            count[r["player"]] = count.get(r["player"], 0) + 1
+    return max(count.values(), default=0)

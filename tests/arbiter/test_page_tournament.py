@@ -120,7 +120,7 @@ def test_the_round_sheet_and_the_trf_come_from_the_file(
     assert status == 200 and "Tamsk cup: round 1 of 3" in sheet
     assert "Standings after round 1" in sheet and "1-0 (20:25)" in sheet
     status, trf = get(served[0], "/results.trf?t=Tamsk-cup")
-    assert status == 200 and trf.startswith("012 Tamsk cup\n") and trf.count("\n001 ") == 4
+    assert status == 200 and trf.startswith("012 Tamsk cup\r\n") and trf.count("\n001 ") == 4
     assert get(served[0], "/round/2.html?t=Tamsk-cup")[0] == 404
 
 
@@ -207,6 +207,77 @@ def test_a_round_with_results_keeps_its_tables(
     assert status == 409 and "board 1 stays at table 3" in answer["detail"]
 
 
+def control(session: PageSession, what: str, **fields: Any) -> tuple[int, dict[str, Any]]:
+    return session.post("/api/tournament/control", {"pin": PIN, "control": what,
+                                                      "tournament": "Open", **fields})
+
+
+def test_every_arbiter_control_on_the_page_is_a_signed_record_of_the_file(
+    served: tuple[ArbiterServer, PairingRecorder], evening: Path
+) -> None:
+    """The page's controls make the command line's records (``via`` page), after the PIN:
+    a player, settings, a bye and its cancellation, pair, a swap warned of C1... ."""
+    server, _source = served
+    d = str(evening)
+    assert helpers.run(["tournament", "new", "Open", "--game", "tamsk", "--system", "swiss",
+                        "--rounds", "4", "--dir", d]) == 0
+    for i, name in enumerate(("Ann", "Bob", "Cid", "Dee")):
+        assert helpers.run(["tournament", "add-player", "Open", name, "--rating",
+                            str(2000 - i), "--dir", d]) == 0
+    session = PageSession(f"http://127.0.0.1:{server.port}")
+    status, answer = session.post("/api/tournament/control", {"control": "pair",
+                                                               "tournament": "Open"})
+    assert status == 401 and not answer["ok"]
+    assert control(session, "player", name="Éva Šťastná", rating=1990)[0] == 200
+    assert control(session, "settings", settings={"tiebreaks": ["BH", "DE"]})[0] == 200
+    assert control(session, "bye", player="Éva Šťastná", points=0)[0] == 200
+    assert control(session, "bye-cancel", player="Éva Šťastná")[0] == 200
+    status, answer = control(session, "pair")
+    assert status == 200 and "round 1 paired (dutch)" in answer["detail"]
+    assert control(session, "colours", board=1)[1]["warnings"]
+    assert control(session, "unpair", why="wrong ratings")[0] == 200
+    assert control(session, "pair")[0] == 200
+    path = store.path_for("Open", evening)
+    t = store.load(path, arbiter_key(defaults()).public)
+    for g in t.played[0].games:
+        helpers.run(["tournament", "result", "Open", "--round", "1", "--board", str(g.board),
+                     "1-0", "--dir", d])
+    assert control(session, "withdraw", player="Dee", **{"from": 2})[0] == 200
+    assert control(session, "reinstate", player="Dee", **{"from": 3})[0] == 200
+    assert control(session, "pair")[0] == 200
+    t = store.load(path, arbiter_key(defaults()).public)
+    first = {frozenset(x.players()) for x in t.played[0].games}
+    other, met = next((y, p) for g in t.played[1].games for x, y in (g.players(),
+                                                                       g.players()[::-1])
+                      for p in t.players if p not in g.players()
+                      and frozenset((x, p)) in first and t.played[1].game_of(p) is not None)
+    status, answer = control(session, "swap", a=str(other), b=str(met))
+    g = t.played[1].games[0]
+    assert status == 200 and any("C1:" in w for w in answer["warnings"])
+    names = [t.players[p].name for p in (g.first, g.second)]
+    status, answer = control(session, "pairs", pairs="-".join(names))
+    assert status == 200 and "paired again (manual)" in answer["detail"]
+    status, answer = control(session, "lots", seed="x")
+    assert status == 409 and "numbers by lot are for a round robin" in answer["detail"]
+    status, answer = control(session, "nothing")
+    assert status == 400
+    t = store.load(path, arbiter_key(defaults()).public)
+    assert {c.ev for c in t.trail if c.via == "page"} == {
+        "player", "settings", "bye", "bye-cancel", "numbers", "pair", "repair", "unpair",
+        "withdraw", "reinstate"}
+    assert t.trail[-1].via == "page" and t.played[-1].engine == "manual"
+
+
+def test_the_page_has_the_arbiter_s_tournament_controls() -> None:
+    html = page(arbiter=True)
+    form = html[html.index('<form id="controls"'):]
+    form = form[:form.index("</form>")]
+    assert form.count("<label") == form.count("<label title=") + 1  # the PIN's has none
+    for control in ("pair", "player", "bye", "bye-cancel", "withdraw", "reinstate", "unpair",
+                    "swap", "colours", "pairs", "lots", "settings"):
+        assert f'<option value="{control}">' in form
+
+
 def test_an_offline_table_s_card_says_when_it_was_last_seen_and_shows_its_answers() -> None:
     view = ArbiterView("companion", enrolled())
     key = TABLES[1]
@@ -224,3 +295,49 @@ def test_an_offline_table_s_card_says_when_it_was_last_seen_and_shows_its_answer
     assert card["status"] == "offline" and card["last_seen"] == 1_790_000_060.0
     assert [(a["verdict"], a["detail"], a["pairing"]) for a in card["answers"]] == [
         ("refused", "no such glass", False), ("accepted", "shown at table 1", True)]
+
+
+def test_the_page_s_controls_form_sends_a_control_the_file_records(
+    served: tuple[ArbiterServer, PairingRecorder], evening: Path, tmp_path: Path
+) -> None:
+    """In a real browser: the arbiter picks "requested bye", names the player, gives the PIN
+    and presses the button; the file has the record, via the page."""
+    import time
+
+    from tests.arbiter.browser import Browser
+    from tests.arbiter.test_page import CHROMIUM_FLAGS, chromium
+
+    exe = chromium()
+    if exe is None:
+        pytest.skip("chromium is not installed: apt-get install chromium")
+    server, _source = served
+    d = str(evening)
+    assert helpers.run(["tournament", "new", "Open", "--game", "tamsk", "--system", "swiss",
+                        "--rounds", "3", "--dir", d]) == 0
+    for name in ("Ann", "Bob", "Cid"):
+        assert helpers.run(["tournament", "add-player", "Open", name, "--dir", d]) == 0
+    browser = Browser(exe, tmp_path / "chromium",
+                      f"http://127.0.0.1:{server.port}/arbiter?transport=poll", CHROMIUM_FLAGS)
+    try:
+        deadline = time.monotonic() + 60
+        ready = ("document.getElementById('controls').elements.tournament"
+                 ".querySelector('option[value=\"Open\"]') !== null")
+        while not browser.evaluate(ready) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        browser.evaluate(f"""(() => {{
+          const f = document.getElementById('controls');
+          f.elements.tournament.value = 'Open'; f.elements.control.value = 'bye';
+          f.elements.player.value = 'Bob'; f.elements.points.value = '0';
+          f.elements.why.value = 'a wedding'; f.elements.pin.value = '{PIN}';
+          f.requestSubmit(); return true; }})()""")
+        status = None
+        while status is None and time.monotonic() < deadline:
+            status = browser.evaluate("document.getElementById('controlled').dataset.status")
+            time.sleep(0.2)
+    finally:
+        browser.close()
+    assert status == "200"
+    t = store.load(store.path_for("Open", evening), arbiter_key(defaults()).public)
+    last = t.trail[-1]
+    assert (last.ev, last.via, last.why) == ("bye", "page", "a wedding")
+    assert t.requested == {(2, 1): 0.0}

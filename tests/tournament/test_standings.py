@@ -14,7 +14,6 @@ from companion.tournament.model import (
     Settings,
     Source,
     Tournament,
-    TournamentError,
     fold,
     header,
 )
@@ -65,12 +64,19 @@ def test_the_tournament_chooses_and_orders_its_tie_breaks() -> None:
     assert [r.name for r in table.rows[:2]] == ["Cid", "Ann"]
 
 
-def test_a_fide_tie_break_not_computed_as_a_column_is_said_so() -> None:
-    """Direct encounter depends on who is tied: not a column of its own (yet)."""
-    t = tournament("tamsk", ["Ann", "Bob"], [(1, 2, Result("tie", False, None, "tie"))],
-                   tiebreaks=("DE",))
-    with pytest.raises(TournamentError, match="DE is not computed"):
-        standings(t)
+def test_direct_encounter_is_the_points_among_the_tied_players_only() -> None:
+    """C.07 6: DE has a value for the players tied on the columns before it, blank for the
+    others; a win between tied players separates them."""
+    t = tournament("tamsk", ["Ann", "Bob", "Cid", "Dee"], [
+        (1, 2, Result("first", False, (20, 25), "rings")),
+        (3, 4, Result("tie", False, (30, 30), "time-tiebreak"))], tiebreaks=("DE",))
+    table = standings(t)
+    rows = {r.name: r for r in table.rows}
+    assert [c.key for c in table.columns] == ["points", "de"]
+    assert "de" in rows["Ann"].blank and "de" in rows["Bob"].blank
+    assert rows["Cid"].values["de"] == rows["Dee"].values["de"] == 0.5
+    assert rows["Cid"].rank == rows["Dee"].rank == 2
+    assert "DE" not in standings_text(table).splitlines()[1]
 
 
 def test_tantrix_tournament_points_are_ten_plus_the_difference_within_0_and_20() -> None:

@@ -24,7 +24,8 @@ who has had none and won no round without playing; exit 1 when it finds no pairi
 is written as bbpPairings writes it: the number of pairs, then ``white black`` a line, ``N 0``
 for the bye.
 
-``STANDIN_LOG`` (a file) receives one JSON line of what it read; ``STANDIN_SLEEP`` (seconds)
+``STANDIN_LOG`` (a file) receives one JSON line of what it read, then one of its answer
+(``answer``: the pairs white first, ``bye``); ``STANDIN_SLEEP`` (seconds)
 makes it sleep first, ``STANDIN_EXIT`` makes it exit with that code and ``STANDIN_ANSWER``
 answer that text (``|`` for a new line) after reading the file (for the error paths).
 """
@@ -145,6 +146,9 @@ def main(argv: list[str]) -> None:
     games, bye = answer
     rows = [f"{w} {b}" for w, b in games] + ([f"{bye} 0"] if bye else [])
     out.write_text(f"{len(rows)}\n" + "".join(r + "\n" for r in rows), encoding="utf-8")
+    if os.environ.get("STANDIN_LOG"):
+        with open(os.environ["STANDIN_LOG"], "a", encoding="utf-8") as log:
+            log.write(json.dumps({"answer": games, "bye": bye}) + "\n")
 
 
 def preference(colours: list[str]) -> tuple[str, bool]:
