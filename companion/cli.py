@@ -36,6 +36,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from companion.arbiter.signing import arbiter_key_path, keyring_path
     from companion.keys import KeyFileError, Keyring, PublicKey
     from companion.verify import verify_path
+    from companion.verify_words import in_words, os_problem
 
     key = keyring = None
     arbiter: tuple[PublicKey, ...] = ()
@@ -54,20 +55,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
             if own.is_file():
                 arbiter = (PublicKey.from_file_or_line(str(own)),)
     except KeyFileError as exc:
-        print(f"companion verify: {exc}", file=sys.stderr)
+        print(f"companion verify: {in_words(str(exc))}", file=sys.stderr)
         return 2
     try:
         verdict = verify_path(
             args.file, key=key, keyring=keyring, against=args.against, arbiter_keys=arbiter
         )
     except OSError as exc:
-        print(f"companion verify: {exc.filename or args.file}: {exc.strerror}", file=sys.stderr)
+        print(f"companion verify: {exc.filename or args.file}: {os_problem(exc)}",
+              file=sys.stderr)
         return 2
     except MalformedInput as exc:  # a line beyond the readers' limits
-        print(f"companion verify: {args.file}: {exc}", file=sys.stderr)
+        print(f"companion verify: {args.file}: {in_words(str(exc))}", file=sys.stderr)
         return 2
     except ValueError as exc:  # a station record that cannot be read
-        print(f"companion verify: {exc}", file=sys.stderr)
+        print(f"companion verify: {in_words(str(exc))}", file=sys.stderr)
         return 2
     print(verdict.report())
     return 0 if verdict.ok else 1

@@ -271,8 +271,18 @@ def note_text(text: str) -> str | Words:
     for pattern, template in _TABLE_NOTES:
         match = pattern.match(text)
         if match is not None and quoted == f'"{text}"':
-            return joined(['"', Remark(template, **match.groupdict()), '"'])
+            values = {k: Remark.via(_decimal_words, v) for k, v in match.groupdict().items()}
+            return joined(['"', Remark(template, **values), '"'])
     return quoted
+
+
+def _decimal_words(text: str) -> str:
+    """A note's seconds (``80.9``, as the table wrote them) with the reader's decimal mark
+    (``80,9``); the notation file keeps the table's text."""
+    from companion import numbers
+
+    digits = len(text.partition(".")[2])
+    return numbers.decimal(float(text), digits)
 
 
 def stamp(t: Any, exact: bool) -> str:

@@ -68,51 +68,76 @@ class Verdict:
         return min(found, key=lambda p: p.line) if found else None
 
     def report(self) -> str:
+        """The report, in the reader's language (:mod:`companion.verify_words`)."""
+        from companion.i18n import _, ngettext
+        from companion.verify_words import in_words, problem_in_words
+
+        def said(p: journal_mod.Problem) -> str:
+            return problem_in_words(p.line, p.offset, p.message)
+
         j = self.journal
-        lines = [f"{self.path}: {j.records} records"]
+        game = j.header.get("game") if j.header else None
+        lines = [ngettext("{path}: {n} record", "{path}: {n} records", j.records).format(
+            path=self.path, n=j.records)]
         first = self.first_bad
         if first is not None:
-            lines.append(f"FIRST BAD RECORD: {first}")
+            lines.append(_("FIRST BAD RECORD: {problem}").format(problem=said(first)))
         if j.intact:
-            lines.append("hash chain intact: no record was edited, removed, inserted or reordered")
+            lines.append(_("hash chain intact: no record was edited, removed, inserted or "
+                           "reordered"))
         else:
-            lines.append("ALTERED OR DAMAGED:")
+            lines.append(_("ALTERED OR DAMAGED:"))
             for p in j.problems:
-                lines.append(f"  {p}")
+                lines.append(f"  {said(p)}")
             if j.torn is not None:
-                lines.append(f"  {j.torn}")
+                lines.append(f"  {said(j.torn)}")
         if self.signer_unknown is not None:
-            lines.append(f"signer unknown: {self.signer_unknown}")
+            lines.append(_("signer unknown: {why}").format(why=in_words(self.signer_unknown)))
         elif self.signature_problems:
-            lines.append(f"NOT SIGNED BY {self.trust.upper()}:")
+            lines.append(_("NOT SIGNED BY {key}:").format(key=in_words(self.trust).upper()))
             for p in self.signature_problems:
-                lines.append(f"  {p}")
+                lines.append(f"  {said(p)}")
             more = self.signature_problem_count - len(self.signature_problems)
             if more > 0:
-                lines.append(f"  ... and {more} more record(s)")
+                lines.append("  " + _("... and {n} more record(s)").format(n=more))
         elif self.signer is not None:
-            which = "every record" if j.intact else "every readable record"
-            lines.append(f"{which} signed by {self.trust} ({self.signer.short_fingerprint})")
+            which = (_("every record signed by {key} ({fingerprint})") if j.intact
+                     else _("every readable record signed by {key} ({fingerprint})"))
+            lines.append(which.format(key=in_words(self.trust),
+                                      fingerprint=self.signer.short_fingerprint))
         for t in self.tail_problems:
-            lines.append(f"CUT OFF: {t}")
+            lines.append(_("CUT OFF: {problem}").format(problem=in_words(t)))
         for e in self.rule_errors:
-            lines.append(f"  rules: {e}")
+            lines.append("  " + _("rules: {problem}").format(problem=in_words(e)))
         r = self.result
         if r is not None:
-            refused = r.get("violations", [])
-            lines.append(f"rules: {len(refused)} refused input(s) recorded")
-            for v in refused:
-                lines.append(
-                    f"  t={v.get('t')}: {v.get('player')} {v.get('kind')}: {v.get('detail')}"
-                )
-            if r.get("over"):
-                lines.append(f"result: {r.get('winner')} ({r.get('reason')})")
-            else:
-                lines.append("result: the game was not finished")
+            lines += _rules_lines(game, r)
         if self.final_seen:
-            lines.append("the journal ends with the table's final record: the game is complete")
-        lines.append("OK" if self.ok else "FAILED")
+            lines.append(_("the journal ends with the table's final record: the game is "
+                           "complete"))
+        lines.append(_("OK") if self.ok else _("FAILED"))
         return "\n".join(lines)
+
+
+def _rules_lines(game: object, r: dict[str, Any]) -> list[str]:
+    """What the rules made of the game: its refused inputs, and its result."""
+    from companion.i18n import _
+    from companion.numbers import clock
+    from companion.verify_words import player_in_words, refusal_in_words, result_in_words
+
+    refused = r.get("violations", [])
+    lines = [_("rules: {n} refused input(s) recorded").format(n=len(refused))]
+    for v in refused:
+        t = v.get("t")
+        when = clock(float(t)) if isinstance(t, (int, float)) and not isinstance(t, bool) \
+            else "?"
+        lines.append(f"  {when} {player_in_words(game, v.get('player'))}: "
+                     f"{refusal_in_words(game, str(v.get('detail')), str(v.get('kind')))}")
+    if r.get("over"):
+        lines.append(_("result: {result}").format(result=result_in_words(game, r)))
+    else:
+        lines.append(_("result: the game was not finished"))
+    return lines
 
 
 def header_signer(header: dict[str, Any] | None) -> PublicKey | None:

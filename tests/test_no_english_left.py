@@ -165,8 +165,9 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str = "") ->
 
 
 def _lines(text: str, folder: Path) -> list[str]:
-    """The lines of a command's output, without the paths of the files it wrote."""
-    return [re.sub(r"\S*/\S*", "", line) for line in text.splitlines()]
+    """The lines of a command's output, without the paths of the files it wrote and the
+    command's own name (``companion dispute: ...``)."""
+    return [re.sub(r"\S*/\S*|^companion [a-z]+:", "", line) for line in text.splitlines()]
 
 
 LANGS = ("fr", "cs")
@@ -250,3 +251,213 @@ def test_the_tantrix_tile_inset_letters_each_side_in_the_players_language(
     i18n.use(lang)
     said = "".join(colour_letter(c) for c in ("red", "yellow", "green", "blue"))
     assert said == letters and colour_letter(None) == "?"
+
+
+# ------------------------------------------------------------------ verify and dispute
+
+
+def _damaged(journal: Path, folder: Path) -> dict[str, Path]:
+    """The journal hand-edited, re-chained by a forger, cut short, missing a record, with a
+    line that is no record, and one beyond the reader's limits: each a copy."""
+    from tests.tournament.helpers import rechain
+
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    out: dict[str, Path] = {}
+
+    def copy(name: str, text: str) -> None:
+        out[name] = folder / f"{name}.jsonl"
+        out[name].write_text(text, encoding="utf-8")
+
+    copy("edited", "".join(lines[:3]) + lines[3].replace('"t":', '"t": ', 1)
+         + lines[4].replace('"src":"table"', '"src":"tabla"') + "".join(lines[5:]))
+    copy("rechained", "".join(lines))
+    rechain(out["rechained"], lambda body: {**body, "t": body["t"] + 1} if "t" in body
+            else body)
+    copy("torn", "".join(lines) + lines[-1][: len(lines[-1]) // 2])
+    copy("removed", "".join(lines[:3] + lines[4:]))
+    copy("not-json", "".join(lines[:3]) + "not a record\n" + "".join(lines[3:]))
+    copy("too-long", "".join(lines[:2]) + '{"x": "' + "a" * (1 << 20) + '"}\n')
+    copy("bom", "".join(lines[:2]) + "\ufeff" + "".join(lines[2:]))
+    copy("nul", "".join(lines[:2]) + '{"x": "\x00"}\n' + "".join(lines[2:]))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_verify_speaks_french_or_czech_of_good_and_damaged_journals(
+        lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.keys import Keyring, SigningKey
+
+    said = ""
+    for game in sorted(PLAYERS):
+        folder = tmp_path / game
+        folder.mkdir()
+        journal = played(game, folder)
+        key = str(folder / "keys" / "table.key.pub")
+        said += run(["--lang", lang, "verify", str(journal), "--key", key], capsys)
+    journal = next((tmp_path / "tamsk").glob("tamsk-*.jsonl"))
+    key = str(tmp_path / "tamsk" / "keys" / "table.key.pub")
+    for name, path in _damaged(journal, tmp_path).items():
+        out = _verify(["--lang", lang, "verify", str(path), "--key", key], capsys)
+        assert out, name
+        said += out
+    other = SigningKey.generate().public.line()
+    said += run(["--lang", lang, "verify", str(journal), "--key", other], capsys)
+    ring = tmp_path / "keyring.json"
+    Keyring(ring).save()
+    said += run(["--lang", lang, "verify", str(journal), "--keyring", str(ring)], capsys)
+    said += _verify(["--lang", lang, "verify", str(journal), "--key", "%%%"], capsys)
+    said += _verify(["--lang", lang, "verify", str(tmp_path / "none.jsonl"), "--key", key],
+                    capsys)
+    lines = _lines(said, tmp_path)
+    for expected in {"fr": ("ÉCHEC", "OK", "chaîne de hachage"),
+                     "cs": ("NEPROŠLO", "OK", "řetěz otisků")}[lang]:
+        assert expected in said
+    assert english_in(lines, lang) == {}
+
+
+def _verify(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """A command that may refuse its input (exit 2) as well as fail its check (exit 1)."""
+    assert cli.main(argv) in (0, 1, 2)
+    out, err = capsys.readouterr()
+    return out + err
+
+
+def _disputed(folder: Path) -> tuple[Path, str]:
+    """A Tamsk game at table 2 with all a dispute tells: moves, the 15-second timer run out,
+    a refused move, a ring, the table's note after a power cut, the arbiter's correction, the
+    end and the final record; signed with the table's key (the key's line returned)."""
+    from companion.journal import JournalWriter
+    from companion.keys import SigningKey
+
+    key = SigningKey.generate()
+    header = {"game": "tamsk", "level": 3, "table": 2, "wall0": 1_790_000_000.0,
+              "names": {"red": "Ada", "black": "Ben"}}
+    events: list[dict[str, Any]] = [
+        {"t": 3.0, "ev": "release", "glass": "r1", "to": "a2"},
+        {"t": 3.2, "ev": "ring", "player": "red", "space": "a2"},
+        {"t": 4.0, "ev": "timer15", "player": "red"},
+        {"t": 21.0, "ev": "release", "glass": "b1", "to": "c1"},
+        {"t": 22.0, "ev": "note", "text": "resumed after 80.9 s", "src": "daemon"},
+        {"t": 23.0, "ev": "correct", "what": "sand", "glass": "r1", "sand": 63.5,
+         "reason": "r1 ?", "by": "arbiter", "auth": "pin"},
+        {"t": 24.0, "ev": "lift", "glass": "b2"},
+        {"t": 25.0, "ev": "end"},
+        {"t": 25.0, "ev": "note", "text": "game over: the journal is complete",
+         "final": {"winner": "red", "reason": "rings"}},
+    ]
+    path = folder / "dispute.jsonl"
+    with JournalWriter.create(path, header, signer=key) as w:
+        for body in events:
+            w.append({"src": "table", **body, "wall": 1_790_000_000.0 + body["t"]})
+    return path, key.public.line()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_dispute_speaks_french_or_czech(lang: str, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    journal, key = _disputed(tmp_path)
+    said = run(["--lang", lang, "dispute", str(journal), "--at", "0:20", "--window", "10",
+                "--key", key, "--dir", str(tmp_path)], capsys)
+    said += run(["--lang", lang, "dispute", str(journal), "--at", "5", "--window", "2",
+                 "--key", key, "--dir", str(tmp_path)], capsys)
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    edited = tmp_path / "z.jsonl"
+    edited.write_text("".join(lines[:2]) + lines[2].replace('"a2"', '"a3"') + "".join(lines[3:]),
+                      encoding="utf-8")
+    said += run(["--lang", lang, "dispute", str(edited), "--at", "5", "--key", key,
+                 "--dir", str(tmp_path)], capsys)
+    said += _verify(["--lang", lang, "dispute", str(journal), "--at", "x:y", "--key",
+                     key, "--dir", str(tmp_path)], capsys)
+    assert "{'" not in said and "'red'" not in said  # no Python dict of the players
+    assert {"fr": "rouge : Ada, noir : Ben", "cs": "červený: Ada, černý: Ben"}[lang] in said
+    assert {"fr": "80,9 s", "cs": "80,9 s"}[lang] in said  # the note's seconds, a decimal comma
+    assert english_in(_lines(said, tmp_path), lang) == {}
+
+
+def test_dispute_in_english_keeps_the_journal_s_codes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal, key = _disputed(tmp_path)
+    said = run(["dispute", str(journal), "--at", "0:20", "--window", "10", "--key", key,
+                "--dir", str(tmp_path)], capsys)
+    assert "players: red: Ada, black: Ben" in said
+    assert "release glass=b1, to=c1" in said and "REFUSED (out-of-turn)" in said
+
+
+# ------------------------------------------------------------------ the tournament's sheets
+
+#: The players of the tournament the sheets are printed for (names are shown as written).
+ENTRANTS = ("Jiří Novák", "Zoë Müller", "Łukasz Żak", "Anne-Sophie Lefèvre", "Bob")
+
+
+def _evening(folder: Path) -> str:
+    """A Swiss of five over three rounds through the command line: a tie, a forfeit, a bye
+    every round, the last result missing; the tournament's name."""
+    from tests.tournament.helpers import run as tournament
+
+    name, d = "Podzimní Tamsk", str(folder)
+    assert tournament(["tournament", "new", name, "--game", "tamsk", "--system", "swiss",
+                       "--rounds", "3", "--dir", d]) == 0
+    for i, who in enumerate(ENTRANTS):
+        assert tournament(["tournament", "add-player", name, who, "--rating",
+                           str(1800 - 50 * i), "--dir", d]) == 0
+    results = {1: ("½-½", "-+"), 2: ("1-0", "0-1"), 3: ("½-½",)}
+    for n, typed in results.items():
+        assert tournament(["tournament", "pair", name, "--dir", d]) == 0
+        for board, result in enumerate(typed, start=1):
+            assert tournament(["tournament", "result", name, "--round", str(n), "--board",
+                               str(board), result, "--dir", d]) == 0
+    return name
+
+
+def _without_names(texts: list[str], names: tuple[str, ...]) -> list[str]:
+    out = []
+    for text in texts:
+        for name in names:
+            text = text.replace(name, " ")
+        out.append(text)
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_tournament_sheets_and_printouts_print_no_english_word_but_names(
+        lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.tournament.helpers import laptop
+
+    laptop(monkeypatch, tmp_path)
+    name = _evening(tmp_path)
+    capsys.readouterr()
+    said, pages = "", []
+    for kind in ("round", "pairings", "results", "standings", "crosstable", "wallchart"):
+        for number in ("1", "3"):
+            base = ["--lang", lang, "tournament", "sheet", name, "--dir", str(tmp_path),
+                    "--kind", kind, "--round", number]
+            said += run(base, capsys)
+            page = tmp_path / f"{kind}-{number}.html"
+            said += run([*base, "--html", str(page)], capsys)
+            reader = Page()
+            reader.feed(page.read_text(encoding="utf-8"))
+            assert f'lang="{lang}"' in page.read_text(encoding="utf-8").replace("'", '"')
+            pages += reader.texts
+    said += run(["--lang", lang, "tournament", "standings", name, "--dir", str(tmp_path)],
+                capsys)
+    names = (name, *ENTRANTS)
+    assert {"fr": "ronde", "cs": "kolo"}[lang] in said
+    assert english_in(_without_names(_lines(said, tmp_path), names), lang) == {}
+    assert english_in(_without_names(pages, names), lang) == {}
+
+
+def test_companion_lang_cs_tournament_sheet_prints_czech(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.tournament.helpers import laptop
+
+    laptop(monkeypatch, tmp_path)
+    name = _evening(tmp_path)
+    capsys.readouterr()
+    said = run(["--lang", "cs", "tournament", "sheet", name, "--dir", str(tmp_path),
+                "--kind", "wallchart"], capsys)
+    assert said.startswith("Podzimní Tamsk: nástěnná tabulka po kole 3\n")
+    assert "Kolo 1" in said and "švýcarský systém" in said
+    said = run(["--lang", "cs", "tournament", "sheet", name, "--dir", str(tmp_path)], capsys)
+    assert "Pořadí po kole 3" in said and "volno (1)" in said

@@ -151,8 +151,15 @@ def _checked(args: argparse.Namespace, journal: str, name: str) -> Any:
             from companion.tournament.cli import arbiter_public
 
             tournaments = [t for t, _ in store.load_all(args.dir, arbiter_public(config))]
-    except (KeyFileError, OSError) as exc:
-        print(f"companion {name}: {exc}", file=sys.stderr)
+    except KeyFileError as exc:
+        from companion.verify_words import in_words
+
+        print(f"companion {name}: {in_words(str(exc))}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except OSError as exc:
+        from companion.verify_words import os_problem
+
+        print(f"companion {name}: {exc.filename or ''}: {os_problem(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
     except TournamentError as exc:
         print(f"companion {name}: {say(exc.message)}", file=sys.stderr)
@@ -408,7 +415,9 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise  # `companion dispute ... | head`: the command line ends it quietly
     except OSError as exc:
-        print(f"companion dispute: {args.file}: {exc.strerror}", file=sys.stderr)
+        from companion.verify_words import os_problem
+
+        print(f"companion dispute: {args.file}: {os_problem(exc)}", file=sys.stderr)
         return 2
     return 0
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from companion import journal as journal_mod
 from companion.arbiter.kinds import arbiter_for
+from companion.i18n import _
 from companion.scenario import MalformedInput
 
 DEFAULT_WINDOW = 20.0
@@ -31,8 +32,12 @@ class DisputeError(ValueError):
 
 
 def clock(seconds: float) -> str:
+    """The game clock to the millisecond, ``5:46.855`` (``5:46,855`` in French and Czech,
+    :mod:`companion.numbers`)."""
+    from companion.numbers import cldr
+
     m, s = divmod(max(0.0, seconds), 60.0)
-    return f"{int(m)}:{s:06.3f}"
+    return f"{int(m)}:{s:06.3f}".replace(".", cldr().decimal)
 
 
 def parse_at(text: str, wall0: float | None) -> float:
@@ -45,7 +50,8 @@ def parse_at(text: str, wall0: float | None) -> float:
     if m:
         return int(m.group(1)) * 60 + float(m.group(2))
     if wall0 is None:
-        raise DisputeError(f"{text!r}: the journal has no wall-clock start (wall0)")
+        raise DisputeError(_("{text}: the journal has no wall-clock start (wall0)").format(
+            text=repr(text)))
     start = datetime.fromtimestamp(wall0)
     try:
         if "T" in text or "-" in text:
@@ -57,10 +63,9 @@ def parse_at(text: str, wall0: float | None) -> float:
                 microsecond=parts.microsecond,
             )
     except ValueError:
-        raise DisputeError(
-            f"{text!r}: give seconds (212.5), the game clock (3:32.5) or the time of day "
-            "(14:03:12)"
-        ) from None
+        raise DisputeError(_(
+            "{text}: give seconds (212.5), the game clock (3:32.5) or the time of day "
+            "(14:03:12)").format(text=repr(text))) from None
     return moment.timestamp() - wall0
 
 
@@ -70,22 +75,30 @@ def trust_line(checked: Any) -> tuple[str, bool]:
     pairing; an unfinished game, or one of no tournament, on its chain and signatures)."""
     from companion.i18n import say
     from companion.tournament.journals import OK, SKIPPED
+    from companion.verify_words import in_words
 
     verdict = checked.verdict
     fine = checked.status == OK or (checked.status == SKIPPED
                                     and checked.skip in ("unfinished", "no-tournament"))
     if not fine or verdict is None or verdict.signer is None:
-        return f"WARNING: THE JOURNAL IS NOT TRUSTED: {say(checked.line)}", False
-    text = (f"journal intact: hash chain unbroken, nothing edited, removed or reordered; every "
-            f"record signed by {verdict.trust} ({verdict.signer.short_fingerprint})")
+        return _("WARNING: THE JOURNAL IS NOT TRUSTED: {why}").format(
+            why=say(checked.line)), False
+    signed = {"key": in_words(verdict.trust), "fingerprint": verdict.signer.short_fingerprint}
     if checked.status == OK:
         t = checked.tournament
-        text += (f"; round {checked.round} board {checked.board} of {t.name if t else '?'}, "
-                 "as the tournament file paired it")
+        text = _("journal intact: hash chain unbroken, nothing edited, removed or reordered; "
+                 "every record signed by {key} ({fingerprint}); round {round} board {board} "
+                 "of {tournament}, as the tournament file paired it").format(
+            **signed, round=checked.round, board=checked.board,
+            tournament=t.name if t else "?")
     elif checked.skip == "unfinished":
-        text += "; the game is not finished"
+        text = _("journal intact: hash chain unbroken, nothing edited, removed or reordered; "
+                 "every record signed by {key} ({fingerprint}); the game is not finished"
+                 ).format(**signed)
     else:
-        text += "; not a tournament game"
+        text = _("journal intact: hash chain unbroken, nothing edited, removed or reordered; "
+                 "every record signed by {key} ({fingerprint}); not a tournament game"
+                 ).format(**signed)
     return text, True
 
 
@@ -95,25 +108,27 @@ def account(path: str | Path, at: str | float, window: float = DEFAULT_WINDOW,
     :meth:`companion.arbiter.kinds.ArbiterGame.dispute`); ``checked``: what the verified
     reader found (:func:`companion.tournament.journals.check_journal`), without which the
     account says the journal was not checked."""
+    from companion.verify_words import problem_in_words
+
     j = journal_mod.read_path(path)
     if j.header is None:
-        raise DisputeError(f"{path}: not a journal (no header)")
+        raise DisputeError(_("{file}: not a journal (no header)").format(file=path))
     name = j.header.get("game")
     game = arbiter_for(name)
     wall0 = j.header.get("wall0")
     moment = at if isinstance(at, float) else parse_at(str(at), wall0 if wall0 else None)
     lo, hi = moment - window, moment + window
-    out = [
-        f"{path}: what happened from {clock(lo)} to {clock(hi)} "
-        f"(game clock; asked about {clock(moment)})"
-    ]
+    out = [_("{file}: what happened from {start} to {end} (game clock; asked about "
+             "{moment})").format(file=path, start=clock(lo), end=clock(hi),
+                                 moment=clock(moment))]
     if checked is None:
-        out.append("WARNING: THE JOURNAL WAS NOT CHECKED (its signatures and pairing)")
+        out.append(_("WARNING: THE JOURNAL WAS NOT CHECKED (its signatures and pairing)"))
     else:
         out.append(trust_line(checked)[0])
     if not j.intact:
-        out.append("ALTERED OR DAMAGED (companion verify tells where):")
-        out += [f"  {p}" for p in j.problems] + ([f"  {j.torn}"] if j.torn else [])
+        out.append(_("ALTERED OR DAMAGED (companion verify tells where):"))
+        out += ["  " + problem_in_words(p.line, p.offset, p.message)
+                for p in [*j.problems, *([j.torn] if j.torn else [])]]
     try:
         told = None if game is None else game.dispute(
             j.header, list(j.events), moment=moment, lo=lo, hi=hi
@@ -121,5 +136,6 @@ def account(path: str | Path, at: str | float, window: float = DEFAULT_WINDOW,
     except MalformedInput as exc:
         raise DisputeError(f"{path}: {exc}") from None
     if told is None:
-        raise DisputeError(f"{path}: disputes are not told for {name} journals")
+        raise DisputeError(_("{file}: disputes are not told for {game} journals").format(
+            file=path, game=name))
     return "\n".join(out + told)

@@ -39,6 +39,8 @@ Routes::
     GET  /standings.csv    a tournament's standings (``?t=SLUG``), from its file
     GET  /results.trf      its FIDE TRF-2016
     GET  /round/N.html     its printable round sheet, with the standings after round N
+    GET  /print/KIND.html  a printout (``&round=N``): pairings, results, standings,
+                           crosstable, wallchart (:mod:`companion.tournament.printouts`)
     GET  /api/tournament   every tournament's name, round and pairings (the files in
                            ``--dir`` and ``--tournament-file``)
     POST /api/pairing      {"pin": "....", "pairing": {...}}: the manual assignment of a
@@ -161,7 +163,8 @@ def page(arbiter: bool, *, nonce: str = "", csrf: str = "") -> str:
 #: Every label of :data:`PAGE` (written there as ``[[label]]``), marked for the catalogs.
 LABELS = (
     N_("companion: the tables"), N_("every table, live"), N_("exports:"),
-    N_("standings (CSV)"), N_("round sheet"), N_("Correction"),
+    N_("standings (CSV)"), N_("round sheet"), N_("to print:"), N_("pairing list"),
+    N_("result list"), N_("standings"), N_("crosstable"), N_("wall chart"), N_("Correction"),
     N_("(the table journals it; its answer shows on its card)"),
     N_("the table's number, as on its card"), N_("table"),
     N_("why: kept in the table's journal with the correction"), N_("reason"),
@@ -453,6 +456,7 @@ class ArbiterServer:
         app.router.add_get("/standings.csv", self._standings)
         app.router.add_get("/results.trf", self._standings)
         app.router.add_get("/round/{number}.html", self._standings)
+        app.router.add_get("/print/{kind}.html", self._standings)
         app.router.add_post("/api/command", self._command)
         app.router.add_get("/api/tournament", self._tournament)
         app.router.add_post("/api/pairing", self._pairing)
@@ -871,7 +875,8 @@ class ArbiterServer:
             cached = self._boards.get(table)
         if cached is not None and cached[0] == key:
             return cached[1]
-        svg = game.board_svg(shown, label=f"table {table}, record {shown.get('seq')}")
+        svg = game.board_svg(shown, label=_("table {table}, record {seq}").format(
+            table=table, seq=shown.get("seq")))
         if svg is None:
             return None
         with self._boards_lock:
@@ -945,7 +950,11 @@ form label { margin-right: 0.6em; }
 <h1><span id="tname">companion</span>: [[every table, live]] <span id="conn"></span></h1>
 <div id="tournaments"></div>
 <template id="tlinks">[[exports:]] <a data-link="csv">[[standings (CSV)]]</a> ·
- <a data-link="sheet">[[round sheet]]</a> · <a data-link="trf">TRF</a></template>
+ <a data-link="sheet">[[round sheet]]</a> · <a data-link="trf">TRF</a> · [[to print:]]
+ <a data-link="pairings">[[pairing list]]</a> · <a data-link="results">[[result list]]</a> ·
+ <a data-link="standings">[[standings]]</a><span data-link-of="crosstable"> ·
+ <a data-link="crosstable">[[crosstable]]</a></span><span data-link-of="wallchart"> ·
+ <a data-link="wallchart">[[wall chart]]</a></span></template>
 <ul id="recent"></ul>
 <form id="correct" hidden>
  <b>[[Correction]]</b> [[(the table journals it; its answer shows on its card)]]
@@ -1207,6 +1216,8 @@ function tournament() {
       if (t.links) {
         const nav = el("nav", {class: "links"});
         nav.appendChild(document.getElementById("tlinks").content.cloneNode(true));
+        for (const s of nav.querySelectorAll("[data-link-of]"))
+          if (!t.links[s.dataset.linkOf]) s.remove();  // a cross table or a wall chart
         for (const a of nav.querySelectorAll("a[data-link]")) a.href = t.links[a.dataset.link];
         sec.appendChild(nav);
       }

@@ -19,20 +19,18 @@ import copy
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from companion import numbers
-from companion.arbiter.dispute import clock
 from companion.arbiter.kinds import RECENT_S, GameResult
 from companion.arbiter.station import ArbiterStation, ClockLike, Outcome
 from companion.i18n import N_, _
-from companion.scenario import MalformedInput
 from companion.tamsk.arbiter_menu import ArbiterMenu
 from companion.tamsk.board import CAPACITY, SPACES, coordinates
 from companion.tamsk.correction_words import correction_refusal_in_words
 from companion.tamsk.corrections import NEXT_ROUND, UNDOABLE, parse_correction
+from companion.tamsk.dispute import dispute as tamsk_dispute
 from companion.tamsk.events import GLASSES, parse_event
 from companion.tamsk.game import Game, Rules
 from companion.tamsk.simulate import rules_from_header
@@ -350,126 +348,8 @@ def result(state: Mapping[str, Any]) -> GameResult:
 
 # ---------------------------------------------------------------------------- disputes
 
-
-def dispute(
-    header: Mapping[str, Any],
-    events: list[tuple[int, dict[str, Any]]],
-    *,
-    moment: float,
-    lo: float,
-    hi: float,
-) -> list[str]:
-    """Every record near the moment: its ``seq``, game time and wall-clock time, who or what
-    wrote it, what it was, whether the rules refused it and why, the 15-second timer, whose
-    turn it was, the rings, and each glass's sand at that instant; what happened by itself (a
-    glass running out, the 15-second timer running out and its penalty) at the instant it
-    happened, between the inputs."""
-    game = Game(rules_from_header(header))
-    out = [
-        f"Tamsk level {game.rules.level}, {game.rules.ruleset} rules; "
-        f"players {header.get('names') or {}}"
-    ]
-    shown_state = False
-    for line, body in events:
-        t = body.get("t")
-        if not isinstance(t, (int, float)) or isinstance(t, bool) or t < game.t:
-            out.append(f"  line {line}: unreadable time, skipped by the rules")
-            continue
-        t = float(t)
-        if t > hi:
-            break
-        try:
-            event = parse_event(body, t, line)
-        except MalformedInput as exc:
-            out.append(f"  line {line}: {exc.message}")
-            continue
-        if t >= lo and not shown_state:
-            if game.t < lo:
-                game.advance(lo)
-            out.append(f"  state at {clock(game.t)}:")
-            out.append(_state(game, game.t))
-            shown_state = True
-        out += _run_to(game, t, lo)
-        violation = game.apply(event)
-        if t < lo:
-            continue
-        wall = body.get("wall")
-        when = (
-            datetime.fromtimestamp(float(wall)).strftime("%H:%M:%S.%f")[:-3]
-            if isinstance(wall, (int, float)) and not isinstance(wall, bool)
-            else "?"
-        )
-        marker = "   <== the moment asked about" if abs(t - moment) < 0.5 else ""
-        out.append(
-            f"  seq {line - 1:4d}  {clock(t)}  ({when})  [{body.get('src', '?')}] "
-            f"{_describe(body)}{marker}"
-        )
-        if violation is not None:
-            out.append(f"      REFUSED ({violation.kind}): {violation.detail}")
-        out.append(_state(game, t))
-    if not shown_state:
-        out.append("  no input in that window")
-    if not game.over and hi > game.t:
-        out += _run_to(game, hi, lo)
-        out.append(f"  state at {clock(game.t)}:")
-        out.append(_state(game, game.t))
-    if game.outcome is not None:
-        o = game.outcome
-        out.append(f"  result: {o.winner} ({o.reason}) at {clock(o.t)}")
-    return out
-
-
-def _state(game: Game, t: float) -> str:
-    timer = game.timer
-    if timer.running:
-        t15 = f"15 s timer {max(0.0, timer.expires - t):.2f} s left against {timer.against}"
-    else:
-        t15 = "15 s timer not running"
-    sand = []
-    for name in GLASSES:
-        g = game.glasses[name]
-        if g.dead:
-            sand.append(f"{name} lost at {clock(g.died_at or 0.0)}")
-        elif not game.rules.timed:
-            sand.append(f"{name}@{g.space or '?'}")
-        else:
-            flag = "" if g.running else " (not running)"
-            sand.append(f"{name}@{g.space or '?'} {g.sand_at(t):.2f}s{flag}")
-    rl = game.rings_left
-    turn = "game over" if game.over else f"turn {game.turn}"
-    return (
-        f"      {turn}; {t15}; rings left red {rl['red']} black {rl['black']}\n"
-        f"      sand: {', '.join(sand)}"
-    )
-
-
-def _describe(body: dict[str, Any]) -> str:
-    skip = {"t", "ev", "wall", "src", "seq", "prev", "hash", "sig"}
-    rest = ", ".join(f"{k}={v}" for k, v in body.items() if k not in skip)
-    return f"{body.get('ev')} {rest}".strip()
-
-
-def _run_to(game: Game, t: float, lo: float) -> list[str]:
-    """Let time run to ``t`` and tell what happened by itself meanwhile (from ``lo`` on)."""
-    before_pen = len(game.penalties)
-    dead_before = {g for g, x in game.glasses.items() if x.dead}
-    timer_before = game.timer.running
-    game.advance(t)
-    return _happenings(game, before_pen, dead_before, timer_before, lo)
-
-
-def _happenings(
-    game: Game, before_pen: int, dead_before: set[str], timer_before: bool, lo: float
-) -> list[str]:
-    lines: list[tuple[float, str]] = []
-    for p in game.penalties[before_pen:]:
-        lines.append((p.t, f"  ----  {clock(p.t)}  the 15 s timer ran out: {p.player} {p.kind}"))
-    for name, g in game.glasses.items():
-        if g.dead and name not in dead_before and g.died_at is not None:
-            lines.append((g.died_at, f"  ----  {clock(g.died_at)}  {name} ran out of sand"))
-    if timer_before and not game.timer.running and len(game.penalties) == before_pen:
-        lines.append((game.t, f"  ----  by {clock(game.t)}  the 15 s timer ran out (no penalty)"))
-    return [text for t, text in sorted(lines) if t >= lo]
+#: ``companion dispute`` (:mod:`companion.tamsk.dispute`).
+dispute = tamsk_dispute
 
 
 # ---------------------------------------------------------------------------- at the table

@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion import numbers
 from companion.i18n import _, language
 from companion.replay.chart import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, axes, finish
 from companion.replay.model import Frame, Replay
@@ -64,12 +65,14 @@ def text_lines(replay: Replay, state: Mapping[str, Any]) -> list[str]:
             else:
                 how = _("running") if g["running"] else _("not turned yet")
             out.append("  " + _("{glass} on {space} sand {sand} s  {how}").format(
-                glass=name, space=f"{g['space'] or '?':3}", sand=f"{g['sand']:6.1f}", how=how))
+                glass=name, space=f"{g['space'] or '?':3}",
+                sand=f"{numbers.decimal(g['sand'], 1):>6}", how=how))
     if state["level"] >= 3:
         timer = state["timer15"]
         out.append(
             _("15-second timer: {left} s left against {player}").format(
-                left=f"{timer['remaining']:.1f}", player=colour_word(str(timer["against"])))
+                left=numbers.decimal(timer["remaining"], 1),
+                player=colour_word(str(timer["against"])))
             if timer["running"]
             else _("15-second timer: not running")
         )

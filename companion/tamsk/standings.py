@@ -18,10 +18,11 @@ from companion.tamsk.board import RINGS_PER_PLAYER
 from companion.tournament.record import Column, GameRecord, record_of_result
 
 COLUMNS = (
-    Column("points", "Points", "game points", "win 1, tie ½, loss 0 (a forfeit or a bye: 1)"),
-    Column("rings", "Rings margin", "rings",
-           "opponent's rings left minus one's own, summed over the games"),
-    Column("time", "Time tie-break", "games", "wins decided by the time tie-break"),
+    Column("points", N_("Points"), N_("game points"),
+           N_("win 1, tie ½, loss 0 (a forfeit or a bye: 1)")),
+    Column("rings", N_("Rings margin"), N_("rings"),
+           N_("opponent's rings left minus one's own, summed over the games")),
+    Column("time", N_("Time tie-break"), N_("games"), N_("wins decided by the time tie-break")),
 )
 
 

@@ -26,10 +26,11 @@ from companion.tournament.record import Column, GameRecord, record_of_result
 TP_PER_GAME = 20
 
 COLUMNS = (
-    Column("wins", "Wins", "games", "win 1, tie ½, loss 0 (a forfeit or a bye: 1)"),
-    Column("tp", "TP", "tournament points",
-           "10 plus the score difference, within 0 and 20, per game"),
-    Column("diff", "Score difference", "points", "own points minus the opponent's, summed"),
+    Column("wins", N_("Wins"), N_("games"), N_("win 1, tie ½, loss 0 (a forfeit or a bye: 1)")),
+    Column("tp", N_("TP"), N_("tournament points"),
+           N_("10 plus the score difference, within 0 and 20, per game")),
+    Column("diff", N_("Score difference"), N_("points"),
+           N_("own points minus the opponent's, summed")),
 )
 
 

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 from companion.arbiter import keypad
 from companion.arbiter.keypad_station import KeypadStation
 from companion.arbiter.kinds import GameResult
-from companion.i18n import N_
+from companion.i18n import N_, _
 from companion.scenario import MalformedInput
 from companion.tokami.corrections import Ledger, parse_correction
 from companion.tokami.game import Game
 from companion.tokami.setup import Setup
-from companion.tokami.words import correction_refusal_in_words
+from companion.tokami.words import correction_refusal_in_words, played_in_words
 
 if TYPE_CHECKING:
     from companion.arbiter.station import ClockLike
@@ -78,7 +78,7 @@ class TokamiMirror:
             out["t"] = self.t
             history = self.game.history
             first = max(0, len(history) - RECENT_TURNS)
-            out["recent_turns"] = [[n, played.describe()] for n, played in
+            out["recent_turns"] = [[n, played_in_words(played)] for n, played in
                                    enumerate(history[first:], start=first + 1)]
             out["violations"] = list(self.violations)
             self._state = self.ledger.finish(out)
@@ -152,8 +152,9 @@ def coordinates(state: Mapping[str, Any], top: float) -> list[Any]:
             continue
         n, text = item
         y = top + row * TURN_ROW
+        shown = _("turn {n}. {turn}").format(n=n, turn=text)[:90]
         out.append(Group((("coord", f"turn {n}"),),
-                         (Text(picture.MARGIN, y, f"turn {n}. {text}"[:90], Ink.TEXT, 1),)))
+                         (Text(picture.MARGIN, y, shown, Ink.TEXT, 1),)))
     return out
 
 

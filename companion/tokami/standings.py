@@ -17,9 +17,10 @@ from companion.remark import N_, Remark
 from companion.tournament.record import TIE, Column, GameRecord, header_int
 
 COLUMNS = (
-    Column("rank", "Rank points", "points",
-           "1 per player finished above, ½ per player tied with"),
-    Column("total", "Total", "block points", "the games' scores (bonus minus malus), summed"),
+    Column("rank", N_("Rank points"), N_("points"),
+           N_("1 per player finished above, ½ per player tied with")),
+    Column("total", N_("Total"), N_("block points"),
+           N_("the games' scores (bonus minus malus), summed")),
 )
 
 

@@ -25,7 +25,8 @@ standings, every change a signed record of the tournament file.
     companion tournament show T                history T               verify T
     companion tournament standings [T] [--journals J...] [--round N] [--csv F] [--html F]
                                        [--trf F]
-    companion tournament sheet T [--round N] --html F
+    companion tournament sheet T [--round N] [--kind pairings|results|standings|crosstable|
+                                 wallchart] [--html F]
     companion tournament upgrade OLD.tournament.json
     companion tournament correct JOURNAL --what W --reason R [--set K=V ...]   (asks the PIN)
     companion tournament demo [--out DIR]
@@ -53,6 +54,9 @@ from companion.keys import PublicKey, SigningKey
 from companion.tournament.model import Tournament, TournamentError
 
 PROG = "companion tournament"
+#: What ``sheet --kind`` prints: the round sheet, and :data:`.printouts.KINDS` (not imported
+#: here: the standings' modules would load with every command).
+SHEETS = ("round", "pairings", "results", "standings", "crosstable", "wallchart")
 
 
 def _print(text: str, *, err: bool = False) -> None:
@@ -691,15 +695,31 @@ def _tournaments_of(args: argparse.Namespace, files: Sequence[Path]) -> list[Tou
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
-    from companion.tournament import sheets
+    """A printout (:mod:`.printouts`), or the round sheet (:func:`.sheets.round_sheet`): as
+    HTML ready to print with ``--html``, else as text."""
+    from datetime import date
+
+    from companion.tournament import printouts, sheets
     from companion.tournament.standings import standings
 
     t, _path_ = _read(args)
     if not t.played:
         raise TournamentError(_("no round is paired yet"))
-    r = t.round(args.round or len(t.played))
-    Path(args.html).write_text(sheets.round_sheet(t, r, standings(t, after=r.number)),
-                               encoding="utf-8")
+    if args.kind == "round":
+        r = t.round(args.round or len(t.played))
+        table = standings(t, after=r.number)
+        if not args.html:
+            print(sheets.pairings_text(t, r) + "\n\n" + _("Standings after round {round}")
+                  .format(round=table.after) + "\n" + sheets.standings_text(table))
+            return 0
+        page = sheets.round_sheet(t, r, table)
+    else:
+        shown = printouts.printout(t, args.kind, args.round, printed=date.today())
+        if not args.html:
+            print(printouts.text(shown), end="")
+            return 0
+        page = printouts.html_page(shown)
+    Path(args.html).write_text(page, encoding="utf-8")
     print(args.html)
     return 0
 
@@ -993,10 +1013,13 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--trf", help="write FIDE TRF-2016 here")
     journal_keys(v)
 
-    v = verb("sheet", cmd_sheet, "a printable round sheet (pairings, results, standings after "
-             "the round)")
-    v.add_argument("--round", type=int, help="default: the last paired")
-    v.add_argument("--html", required=True)
+    v = verb("sheet", cmd_sheet, "a printout: the round sheet, the pairing or result list, "
+             "the standings, the cross table or the wall chart (as text, or --html to print)")
+    v.add_argument("--round", type=int, help="the round (of the pairings or results), or "
+                                              "after it (the others); default: the last paired")
+    v.add_argument("--kind", default="round", choices=SHEETS,
+                   help="round: pairings, results and standings after the round (default)")
+    v.add_argument("--html", help="write it here as a page ready to print (A4)")
 
     v = verb("history", cmd_history, "the trail: every change, when, who, what and why")
     v.add_argument("--key", help="the arbiter's public key (as --arbiter-key)")

@@ -11,6 +11,7 @@ store.read`: the chain and the arbiter's signatures) and ranked by the one stand
   name without ``.tournament.jsonl``; not needed when the page shows one tournament): the
   standings CSV (:func:`companion.tournament.sheets.standings_csv`, the CLI's writer), the
   TRF (:mod:`companion.tournament.trf`), the round sheet with the standings after that round;
+  ``/print/KIND.html?t=SLUG&round=N``: the printouts (:mod:`companion.tournament.printouts`);
 - the arbiter's "Assign a pairing" (:meth:`TournamentDesk.assign`) goes through the file: the
   pairing must be one the file pairs in that round (players, who moves first, the game); sent
   to another table than the file's, while the round has no result, the file is paired again
@@ -56,6 +57,33 @@ class Shown:
 
 
 Answer = tuple[int, str, str]  # HTTP status, content type, body
+
+
+def printout_links(t: Tournament, slug: str) -> dict[str, str]:
+    """The page's links to the printouts of the round in play: its pairing and result lists,
+    the standings, and the cross table (a round robin) or the wall chart (a Swiss)."""
+    number = len(t.played) or 1
+    chart = "crosstable" if t.system == "round-robin" else "wallchart"
+    return {kind: f"/print/{kind}.html?t={slug}&round={number}"
+            for kind in ("pairings", "results", "standings", chart)}
+
+
+def printout_page(t: Tournament, path: str, query: Mapping[str, str]) -> Answer:
+    """``/print/KIND.html?round=N``: a printout of :mod:`companion.tournament.printouts`, in
+    the page's language, dated today."""
+    from datetime import date
+
+    from companion.tournament import printouts
+
+    kind = path[len("/print/"):-len(".html")] if path.endswith(".html") else ""
+    number = query.get("round", "")
+    if kind not in printouts.KINDS:
+        return HTTPStatus.NOT_FOUND, TEXT, _("no such printout") + "\n"
+    if number and (not number.isdigit() or len(number) > 4
+                   or not 1 <= int(number) <= len(t.played)):
+        return HTTPStatus.NOT_FOUND, TEXT, _("no such round") + "\n"
+    shown = printouts.printout(t, kind, int(number) if number else None, printed=date.today())
+    return HTTPStatus.OK, HTML, printouts.html_page(shown)
 
 
 class TournamentDesk:
@@ -139,7 +167,8 @@ class TournamentDesk:
                     round=r.number if r is not None else None,
                     links={"csv": f"/standings.csv?t={s.slug}",
                            "trf": f"/results.trf?t={s.slug}",
-                           "sheet": f"/round/{r.number if r else 1}.html?t={s.slug}"})
+                           "sheet": f"/round/{r.number if r else 1}.html?t={s.slug}",
+                           **printout_links(t, s.slug)})
         for g in r.games if r is not None else []:
             item["pairings"].append({
                 "board": g.board, "table": g.table,
@@ -173,7 +202,8 @@ class TournamentDesk:
         return found
 
     def export(self, path: str, query: Mapping[str, str]) -> Answer:
-        """``/standings.csv``, ``/results.trf`` or ``/round/N.html`` of one tournament."""
+        """``/standings.csv``, ``/results.trf``, ``/round/N.html`` or ``/print/KIND.html``
+        of one tournament."""
         from companion.tournament import sheets, trf
         from companion.tournament.standings import NoStandings, standings
 
@@ -188,6 +218,8 @@ class TournamentDesk:
                 return HTTPStatus.OK, CSV, sheets.standings_csv(standings(t))
             if path == "/results.trf":
                 return HTTPStatus.OK, TEXT, trf.to_trf(t)
+            if path.startswith("/print/"):
+                return printout_page(t, path, query)
             number = path[len("/round/"):-len(".html")]
             if not number.isdigit() or len(number) > 4 or not 1 <= int(number) <= len(
                     t.played):

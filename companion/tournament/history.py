@@ -89,8 +89,12 @@ def verify_report(path: Path, key: PublicKey, keys: Any, folder: Path) -> tuple[
         verdict = verify_signed(path, key, trust=store.TRUST, whose=store.TRUST)
     except FileNotFoundError:
         return _("{file}: no such tournament").format(file=path), 2
-    except (OSError, MalformedInput) as exc:
-        return f"{path}: {exc}", 2
+    except OSError as exc:
+        return f"{path}: {exc.strerror or exc}", 2
+    except MalformedInput as exc:
+        from companion.verify_words import in_words
+
+        return f"{path}: {in_words(str(exc))}", 2
     report = verdict.report().splitlines()
     if not verdict.ok:
         return "\n".join(report), 1
@@ -98,11 +102,11 @@ def verify_report(path: Path, key: PublicKey, keys: Any, folder: Path) -> tuple[
     try:
         t = store.read(path, key).tournament
     except TournamentError as exc:
-        lines += [_("the records: {problem}").format(problem=say(exc.message)), "FAILED"]
+        lines += [_("the records: {problem}").format(problem=say(exc.message)), _("FAILED")]
         return "\n".join(lines), 2
     lines.append(_("the records: all {n} make sense in order (players, rounds, results)")
                  .format(n=len(t.trail)))
     evidence, code = _evidence(t, keys, folder)
     lines += evidence
-    lines.append("OK" if code == 0 else "FAILED")
+    lines.append(_("OK") if code == 0 else _("FAILED"))
     return "\n".join(lines), code

@@ -14,7 +14,8 @@ import html
 import io
 import re
 
-from companion.i18n import _
+from companion.i18n import _, language
+from companion.tournament import printouts
 from companion.tournament.model import Round, Tournament
 from companion.tournament.standings import Row, Table
 
@@ -41,13 +42,8 @@ _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 def number(v: float) -> str:
-    """½ rather than .5: what an arbiter writes."""
-    whole = int(v)
-    if v == whole:
-        return str(whole)
-    if abs(v - whole) == 0.5:
-        return (str(whole) if whole else ("-" if v < 0 else "")) + "½"
-    return f"{v:g}"
+    """½ rather than .5: what an arbiter writes (:func:`.printouts.amount`)."""
+    return printouts.amount(v)
 
 
 def cell(row: Row, key: str) -> str:
@@ -84,14 +80,15 @@ def standings_csv(table: Table) -> str:
 def _page(title: str, body: list[str]) -> str:
     e = html.escape
     return "\n".join([
-        "<!DOCTYPE html>", "<html><head><meta charset='utf-8'>",
+        "<!DOCTYPE html>", f"<html lang='{language()}'><head><meta charset='utf-8'>",
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>", *body, "</body></html>",
     ]) + "\n"
 
 
 def _standings_table(table: Table) -> list[str]:
     e = html.escape
-    head = "".join(f"<th>{e(c.title)}<small>{e(c.unit)}</small></th>" for c in table.columns)
+    head = "".join(f"<th>{e(printouts.column_title(c))}<small>{e(printouts.column_unit(c))}"
+                   "</small></th>" for c in table.columns)
     rank, name, played = _("Rank"), _("Name"), _("Played")
     out = [f"<table class='standings'><tr><th>{e(rank)}</th><th>{e(name)}</th>"
            f"{head}<th>{e(played)}</th></tr>"]
@@ -103,7 +100,7 @@ def _standings_table(table: Table) -> list[str]:
     out.append("</table>")
     ranked = _("Ranked by the columns from left to right; players equal on all share a rank.")
     out.append(f"<div class='legend'><p>{e(ranked)}</p><ul>")
-    out += [f"<li>{e(line)}</li>" for line in table.legend()]
+    out += [f"<li>{e(line)}</li>" for line in printouts.legend_lines(table.columns)]
     out.append("</ul></div>")
     return out
 
@@ -139,8 +136,9 @@ def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
     e = html.escape
     title = _("{tournament}: round {round} of {rounds}").format(
         tournament=t.name, round=r.number, rounds=t.rounds)
+    system = printouts.system_words(t)
     body = [f"<h1>{e(title)}</h1>",
-            f"<p class='sub'>{e(table.title if table else t.game)}, {e(t.system)}</p>",
+            f"<p class='sub'>{e(table.title if table else t.game)}, {e(system)}</p>",
             "<table class='pairings'><tr>" + "".join(
                 f"<th>{e(label)}</th>" for label in (_("Board"), _("Table"), _("Moves first"),
                                                      _("Moves second"), _("Result"))) + "</tr>"]
@@ -156,7 +154,7 @@ def round_sheet(t: Tournament, r: Round, table: Table | None = None) -> str:
         after = _("Standings after round {round}").format(round=table.after)
         body.append(f"<h2>{e(after)}</h2>")
         body += _standings_table(table)
-    return _page(f"{t.name} round {r.number}", body)
+    return _page(title, body)
 
 
 def pairings_text(t: Tournament, r: Round) -> str:
@@ -176,6 +174,8 @@ def pairings_text(t: Tournament, r: Round) -> str:
 
 
 def standings_text(table: Table) -> str:
+    """The standings as the terminal shows them, the columns' words in the reader's language."""
+    table, english = printouts.said(table), table
     cols = table.columns
     width = max([4] + [len(shown_name(r)) for r in table.rows])
     head = "  ".join(f"{c.title:>{max(len(c.title), 6)}}" for c in cols)
@@ -185,5 +185,5 @@ def standings_text(table: Table) -> str:
         vals = "  ".join(f"{cell(r, c.key):>{max(len(c.title), 6)}}" for c in cols)
         lines.append(f"{r.rank:>4}  {shown_name(r):<{width}}  {vals}  {r.played:>{len(played)}}")
     lines.append("")
-    lines += table.legend()
+    lines += printouts.legend_lines(english.columns)
     return "\n".join(lines)

@@ -57,21 +57,48 @@ def tournament_files(directory: str | Path) -> list[Path]:
 
 
 def refusal(verdict: Any) -> str:
-    """One line saying why ``companion verify`` refuses what it checked (its own words)."""
+    """One line saying why ``companion verify`` refuses what it checked (its own words: a
+    :class:`~companion.remark.Remark` said in the reader's language where it is shown)."""
+    from companion.remark import Remark
+
+    return Remark.via(lambda _english: refusal_words(verdict), refusal_words(verdict, True))
+
+
+def refusal_words(verdict: Any, english: bool = False) -> str:
+    """:func:`refusal`'s line, in English or in the reader's language."""
+    from companion.i18n import _
+    from companion.verify_words import in_words, problem_in_words
+
+    def said(msgid: str) -> str:
+        return msgid if english else _(msgid)
+
+    def message(text: str) -> str:
+        return text if english else in_words(text)
+
     if verdict.signer_unknown is not None:
-        why = f"signer unknown: {verdict.signer_unknown}"
+        why = said("signer unknown: {why}").format(why=message(verdict.signer_unknown))
     elif verdict.first_bad is not None:
         first = verdict.first_bad
         damaged = first in verdict.journal.problems or first is verdict.journal.torn
-        head = "ALTERED OR DAMAGED" if damaged else f"NOT SIGNED BY {verdict.trust.upper()}"
-        why = f"{head}: FIRST BAD RECORD: {first}"
+        shown = str(first) if english else problem_in_words(first.line, first.offset,
+                                                            first.message)
+        head = said("ALTERED OR DAMAGED") if damaged else said("NOT SIGNED BY {key}").format(
+            key=message(verdict.trust).upper())
+        why = said("{head}: FIRST BAD RECORD: {problem}").format(head=head, problem=shown)
     elif verdict.tail_problems:
-        why = f"CUT OFF: {verdict.tail_problems[0]}"
+        why = said("CUT OFF: {problem}").format(problem=message(verdict.tail_problems[0]))
     elif verdict.rule_errors:
-        why = f"rules: {verdict.rule_errors[0]}"
+        why = said("rules: {problem}").format(problem=message(verdict.rule_errors[0]))
     else:
-        why = "no header"
-    return f"FAILED: {why}"
+        why = said("no header")
+    return said("FAILED: {why}").format(why=why)
+
+
+#: The words of :func:`refusal_words`, marked for the catalogs.
+_REFUSAL_WORDS = (N_("signer unknown: {why}"), N_("ALTERED OR DAMAGED"),
+                  N_("NOT SIGNED BY {key}"), N_("{head}: FIRST BAD RECORD: {problem}"),
+                  N_("CUT OFF: {problem}"), N_("rules: {problem}"), N_("no header"),
+                  N_("FAILED: {why}"))
 
 
 def not_version_1(path: Path) -> None:
@@ -116,7 +143,8 @@ def read(path: str | Path, key: PublicKey) -> Read:
     except OSError as exc:
         raise refuse(N_("{file}: {problem}"), file=str(path), problem=exc.strerror) from None
     except MalformedInput as exc:
-        raise refuse(N_("{file}: {problem}"), file=str(path), problem=str(exc)) from None
+        raise refuse(N_("{file}: {problem}"), file=str(path),
+                     problem=Remark.via(_in_words, str(exc))) from None
     j = verdict.journal
     if j.header is None:
         raise refuse(N_("{file}: not a tournament file (no header)"), file=str(path))
@@ -127,14 +155,28 @@ def read(path: str | Path, key: PublicKey) -> Read:
         raise TournamentForged(Remark(N_("{file}: refused as `companion verify` refuses it: "
                                          "{why}"), file=str(path), why=refusal(verdict)))
     if torn_only:
-        note = str(Remark(N_("{file}: {problem} (the next change cuts it off)"),
-                          file=str(path), problem=str(j.torn)))
+        torn = j.torn
+        assert torn is not None
+        note = Remark(N_("{file}: {problem} (the next change cuts it off)"), file=str(path),
+                      problem=Remark.via(lambda _english: _problem_words(torn), str(torn)))
     try:
         t = fold(j.header, j.events, judge=_judge(j.header))
     except TournamentError as exc:
         raise TournamentError(Remark(N_("{file}: {problem}"), file=str(path),
                                      problem=exc.message), line=exc.line) from None
     return Read(t, verdict, note)
+
+
+def _in_words(text: str) -> str:
+    from companion.verify_words import in_words
+
+    return in_words(text)
+
+
+def _problem_words(problem: journal_mod.Problem) -> str:
+    from companion.verify_words import problem_in_words
+
+    return problem_in_words(problem.line, problem.offset, problem.message)
 
 
 def load(path: str | Path, key: PublicKey) -> Tournament:
