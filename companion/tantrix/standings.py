@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.remark import N_, Remark
-from companion.tournament.record import Column, GameRecord, record_of_result
+from companion.tournament.record import Column, GameRecord, record_of_result, result_by_score
 
 TP_PER_GAME = 20
 
@@ -54,13 +54,11 @@ def check_result(winner: str, forfeit: bool, score: tuple[int, int] | None, reas
     """The Tantrix rule a result breaks: decided by the score, the higher score wins."""
     if forfeit or score is None or reason not in ("score", "score at end"):
         return None
-    first, second = score
-    expected = "first" if first > second else "second" if second > first else "tie"
-    if winner != expected:
-        return Remark(N_("rule tantrix-higher-score: decided by the score, {first}:{second} "
-                         "is {expected}"), first=first, second=second,
-                      expected={"first": "1-0", "second": "0-1", "tie": "½-½"}[expected])
-    return None
+    expected = result_by_score(winner, score)
+    if expected is None:
+        return None
+    return Remark(N_("rule tantrix-higher-score: decided by the score, {first}:{second} "
+                     "is {expected}"), first=score[0], second=score[1], expected=expected)
 
 
 def contributions(record: GameRecord) -> dict[str, dict[str, float]]:

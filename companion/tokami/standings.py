@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.remark import N_, Remark
-from companion.tournament.record import TIE, Column, GameRecord, header_int
+from companion.tournament.record import TIE, Column, GameRecord, header_int, result_by_score
 
 COLUMNS = (
     Column("rank", N_("Rank points"), N_("points"),
@@ -45,13 +45,11 @@ def check_result(winner: str, forfeit: bool, score: tuple[int, int] | None, reas
     """The Tokami rule a result breaks: decided by the totals, the higher total wins."""
     if forfeit or score is None or reason not in ("rounds", "stopped"):
         return None
-    first, second = score
-    expected = "first" if first > second else "second" if second > first else "tie"
-    if winner != expected:
-        return Remark(N_("rule tokami-higher-total: decided by the totals, {first}:{second} "
-                         "is {expected}"), first=first, second=second,
-                      expected={"first": "1-0", "second": "0-1", "tie": "½-½"}[expected])
-    return None
+    expected = result_by_score(winner, score)
+    if expected is None:
+        return None
+    return Remark(N_("rule tokami-higher-total: decided by the totals, {first}:{second} "
+                     "is {expected}"), first=score[0], second=score[1], expected=expected)
 
 
 def contributions(record: GameRecord) -> dict[str, dict[str, float]]:

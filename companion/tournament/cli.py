@@ -565,11 +565,13 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from companion.tournament import sheets
+    from companion import registry
+    from companion.tournament import printouts, sheets
 
     t, _path_ = _read(args)
     print(_("{name}: {game}, {system}, {paired} of {rounds} rounds paired").format(
-        name=t.name, game=t.game, system=t.system, paired=len(t.played), rounds=t.rounds))
+        name=t.name, game=registry.get(t.game).title, system=printouts.system_words(t),
+        paired=len(t.played), rounds=t.rounds))
     numbers = t.start_numbers()
     for p in t.ranked():
         extra = ", ".join(x for x in (str(p.rating) if p.rating else "", p.title, p.club,

@@ -144,18 +144,10 @@ def manual_next(t: Tournament, pairs: Sequence[tuple[Player, Player]], bye_to: P
                 ) -> tuple[list[dict[str, Any]], list[Remark]]:
     """The next round paired by hand (``pair --pairs``): the starting numbers when missing,
     then the ``pair`` record (engine ``manual``) with the criteria it breaks as warnings."""
-    import copy
 
-    from companion.tournament.model import apply
-    from companion.tournament.pairing import check_can_pair, numbers_record, record_of, warnings_for
+    from companion.tournament.pairing import numbered_for_pairing, record_of, warnings_for
 
-    number = check_can_pair(t)
-    records: list[dict[str, Any]] = []
-    numbers = numbers_record(t)
-    if numbers is not None:
-        t = copy.deepcopy(t)
-        apply(t, {**numbers, "wall": 0.0, "via": "cli"}, seq=0)
-        records.append(numbers)
+    t, number, records = numbered_for_pairing(t)
     body = record_of(t, number, [(a.id, b.id) for a, b in pairs],
                      bye_to.id if bye_to is not None else None, "manual")
     found = warnings_for(t, number, body)

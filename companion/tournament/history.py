@@ -18,8 +18,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from companion import registry
 from companion.i18n import _, say
 from companion.keys import PublicKey
+from companion.tournament import printouts
 from companion.tournament.model import Tournament, TournamentError
 
 
@@ -30,8 +32,10 @@ def when(wall: float) -> str:
 def trail_lines(t: Tournament) -> list[str]:
     """The audit trail, oldest first."""
     lines = [_("{name}: {n} record(s) after the header ({game}, {system}, {rounds} rounds; "
-               "made {when})").format(name=t.name, n=len(t.trail), game=t.game,
-                                      system=t.system, rounds=t.rounds, when=when(t.wall))]
+               "made {when})").format(name=t.name, n=len(t.trail),
+                                      game=registry.get(t.game).title,
+                                      system=printouts.system_words(t), rounds=t.rounds,
+                                      when=when(t.wall))]
     for c in t.trail:
         line = f"{c.seq:4d}  {when(c.wall)}  {c.via:<7}  {say(c.what)}"
         if c.why:

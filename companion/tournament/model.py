@@ -39,6 +39,10 @@ WINNERS = (FIRST, SECOND, TIE, NONE)
 #: Byes: pairing-allocated (``bye_points``), requested ½ or 0, absent (withdrawn: 0, no game).
 BYE_KINDS = ("pab", "half", "zero", "absent")
 ENGINES = ("dutch", "berger", "simple", "bbpPairings", "javafo", "manual")
+#: Each engine as the trail says it (the external engines by their own names).
+ENGINE_WORDS = {"dutch": N_("FIDE Dutch system"), "berger": N_("Berger tables"),
+                "simple": N_("simplified Swiss"), "bbpPairings": "bbpPairings",
+                "javafo": "JaVaFo", "manual": N_("by hand")}
 #: Who wrote a record: the command line, the page, a table over MQTT, ``tournament collect``,
 #: the demo, ``tournament upgrade``, ``tournament import-trf``.
 VIA = ("cli", "page", "mqtt", "collect", "demo", "upgrade", "import-trf")
@@ -111,6 +115,61 @@ class Settings:
 
 
 SETTINGS_KEYS = tuple(f.name for f in fields(Settings))
+#: Each setting as the trail names it (the key is the command line's option, ``--city``).
+SETTING_WORDS = {
+    "bye_points": N_("points for a pairing-allocated bye"),
+    "late_points": N_("points for each round a late entrant missed"),
+    "max_byes": N_("requested byes per player"),
+    "bye_rounds_closed": N_("rounds without requested byes"),
+    "tiebreaks": N_("tie-breaks"),
+    "double": N_("double round robin"),
+    "first_colour": N_("the top-ranked player in round 1"),
+    "rated_default": N_("rating of the unrated"),
+    "first_table": N_("first table"),
+    "city": N_("city"),
+    "host_federation": N_("host federation"),
+    "start_date": N_("start date"),
+    "end_date": N_("end date"),
+    "chief_arbiter": N_("chief arbiter"),
+    "deputy_arbiters": N_("deputy arbiters"),
+    "time_control": N_("time control"),
+}
+
+
+def points_words(points: float) -> str:
+    """Points as score sheets write them: ``1``, ``½``, ``1½``, ``0``."""
+    whole = int(points)
+    if points == whole:
+        return str(whole)
+    return (str(whole) if whole else "") + "½" if points - whole == 0.5 else f"{points:g}"
+
+
+def engine_words(engine: str) -> str:
+    """A round's engine as the trail says it: a remark the reader's language translates."""
+    words = ENGINE_WORDS.get(engine, engine)
+    return Remark(words) if words != engine else engine
+
+
+def settings_words(changes: Mapping[str, Any]) -> str:
+    """A ``settings`` record's changes as the trail says them, each ``label: value`` in the
+    reader's language (lists joined, points as score sheets write them, yes and no said)."""
+    said: str = ""
+    for key, value in changes.items():
+        if isinstance(value, bool):
+            shown: str = Remark(N_("yes") if value else N_("no"))
+        elif isinstance(value, float):
+            shown = points_words(value)
+        elif key == "first_colour":
+            shown = Remark(N_("moves first") if value == "white" else N_("moves second"))
+        elif isinstance(value, (list, tuple)):
+            shown = ", ".join(str(v) for v in value) or "-"
+        else:
+            shown = str(value) or "-"
+        label = SETTING_WORDS.get(key)
+        item = Remark(N_("{setting}: {value}"), setting=Remark(label) if label else key,
+                      value=shown)
+        said = item if not said else Remark(N_("{first}; {then}"), first=said, then=item)
+    return said
 #: What a ``settings`` record may still change once round 1 is paired.
 LATER_SETTINGS = ("max_byes", "bye_rounds_closed", "first_table", "city", "host_federation",
                   "start_date", "end_date", "chief_arbiter", "deputy_arbiters", "time_control")
@@ -756,8 +815,7 @@ def _settings(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | N
     if t.played and late:
         raise refuse(N_("{key} cannot change once round 1 is paired"), key=late[0][:40])
     t.settings = settings_from(changes, t.settings)
-    return Remark(N_("settings: {keys}"), keys=", ".join(
-        f"{k}={changes[k]}" for k in changes)), None, None, ()
+    return Remark(N_("settings: {keys}"), keys=settings_words(changes)), None, None, ()
 
 
 def _numbers(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None) -> Applied:
@@ -868,7 +926,7 @@ def _pair(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None)
     r = _pairing(t, body, number)
     t.played.append(r)
     return Remark(N_("round {round} paired ({engine}): {games} game(s), {byes} bye(s)"),
-                  round=number, engine=r.engine, games=len(r.games),
+                  round=number, engine=engine_words(r.engine), games=len(r.games),
                   byes=len(r.byes)), None, None, ()
 
 
@@ -892,7 +950,7 @@ def _repair(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | Non
     r = _pairing(t, body, number)
     t.played[-1] = r
     return Remark(N_("round {round} paired again ({engine})"), round=number,
-                  engine=r.engine), None, None, ()
+                  engine=engine_words(r.engine)), None, None, ()
 
 
 def _result(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None) -> Applied:
@@ -973,7 +1031,7 @@ def _bye(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None) 
                         "entered)"), name=p.name, round=number)
     t.requested[(p.id, number)] = pts
     return Remark(N_("{name} asks for a bye in round {round} ({points})"), name=p.name,
-                  round=number, points=f"{pts:g}"), None, None, ()
+                  round=number, points=points_words(pts)), None, None, ()
 
 
 def _bye_cancel(t: Tournament, body: Mapping[str, Any], why: str, judge: Judge | None

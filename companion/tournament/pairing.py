@@ -219,10 +219,10 @@ def _round_robin(t: Tournament, number: int) -> dict[str, Any]:
     return round_record(t, number, pairs, "berger")
 
 
-def pair_records(t: Tournament, engine: str = "", *, engine_path: str | None = None,
-                 environ: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """The records that pair the next round: starting numbers when missing, then the round
-    (by the tournament's system, or by the outside ``engine`` named)."""
+def numbered_for_pairing(t: Tournament) -> tuple[Tournament, int, list[dict[str, Any]]]:
+    """The next round's number, and ``t`` with its starting numbers: when they are still to be
+    given (round 1, or after a late entry), a copy with the record that gives them applied, and
+    that record to publish first."""
     number = check_can_pair(t)
     records: list[dict[str, Any]] = []
     numbers = numbers_record(t)
@@ -230,6 +230,14 @@ def pair_records(t: Tournament, engine: str = "", *, engine_path: str | None = N
         t = copy.deepcopy(t)
         apply(t, {**numbers, "wall": 0.0, "via": "cli"}, seq=0)
         records.append(numbers)
+    return t, number, records
+
+
+def pair_records(t: Tournament, engine: str = "", *, engine_path: str | None = None,
+                 environ: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The records that pair the next round: starting numbers when missing, then the round
+    (by the tournament's system, or by the outside ``engine`` named)."""
+    t, number, records = numbered_for_pairing(t)
     if engine and engine not in OUTSIDE:
         raise refuse(N_("unknown engine {engine}: bbpPairings or javafo"), engine=engine)
     if engine and t.system != "swiss":

@@ -67,6 +67,17 @@ class StandingsGame(Protocol):
         ...
 
 
+def result_by_score(winner: str, score: tuple[int, int]) -> str | None:
+    """Where the higher score wins (Tantrix's points, Tokami's totals): the result the score
+    makes (``1-0``, ``0-1`` or ``½-½``) when ``winner`` (``first``, ``second`` or ``tie``) is
+    not it, else None."""
+    first, second = score
+    expected = "first" if first > second else "second" if second > first else "tie"
+    if winner == expected:
+        return None
+    return {"first": "1-0", "second": "0-1", "tie": "½-½"}[expected]
+
+
 def header_names(header: Mapping[str, Any], colours: list[str]) -> dict[str, str]:
     """Each colour's player name from the header's ``"names"`` (the colour when unnamed)."""
     names = header.get("names")

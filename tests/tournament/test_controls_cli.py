@@ -376,7 +376,7 @@ def test_the_nine_player_swiss_with_every_control_and_its_trf_read_back(
     assert cli(d, "history") == 0
     trail = capsys.readouterr().out
     for word in ("settings:", "asks for a bye", "bye in round 1 cancelled", "unpaired",
-                 "late entry 9. Mikuláš Dvořák", "paired again (manual)", "withdrawn from "
+                 "late entry 9. Mikuláš Dvořák", "paired again (by hand)", "withdrawn from "
                  "round 3", "back from round 4", "why: ill"):
         assert word in trail, word
     # the standings and the TRF, read back into another tournament
