@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from companion.config import config_for_command
+from companion.i18n import _
 from companion.keys import KeyFileError, SigningKey
 
 
@@ -46,21 +48,29 @@ def cmd_init(args: argparse.Namespace) -> int:
     except (KeyFileError, OSError) as exc:
         print(f"companion keys init: {exc}", file=sys.stderr)
         return 2
-    who = "the arbiter's" if args.arbiter else "this table's"
-    print(f"{'made' if made else 'kept'} {who} key: {key.path}")
+    if args.arbiter:
+        done = _("made the arbiter's key: {file}") if made else _("kept the arbiter's key: {file}")
+    else:
+        done = _("made this table's key: {file}") if made else _("kept this table's key: {file}")
+    print(done.format(file=key.path))
     print(key.public.line(_label(args)))
-    print(f"fingerprint: {key.public.short_fingerprint}  ({key.public.fingerprint})")
+    print(_fingerprint(key.public))
     return 0
+
+
+def _fingerprint(public: Any) -> str:
+    return _("fingerprint: {short}  ({long})").format(short=public.short_fingerprint,
+                                                      long=public.fingerprint)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     try:
-        key, _ = _key(args, create=False)
+        key, _made = _key(args, create=False)
     except (KeyFileError, OSError) as exc:
         print(f"companion keys show: {exc}", file=sys.stderr)
         return 2
     print(key.public.line(_label(args)))
-    print(f"fingerprint: {key.public.short_fingerprint}  ({key.public.fingerprint})")
+    print(_fingerprint(key.public))
     return 0
 
 
