@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from companion import __version__
+from companion import __version__, oserrors
 from companion.config import config_for_command
 from companion.i18n import N_, _
 from companion.scenario import MalformedInput
@@ -37,7 +37,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from companion.arbiter.signing import arbiter_key_path, keyring_path
     from companion.keys import KeyFileError, Keyring, PublicKey
     from companion.verify import verify_path
-    from companion.verify_words import in_words, os_problem
+    from companion.verify_words import in_words
 
     key = keyring = None
     arbiter: tuple[PublicKey, ...] = ()
@@ -63,7 +63,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             args.file, key=key, keyring=keyring, against=args.against, arbiter_keys=arbiter
         )
     except OSError as exc:
-        print(f"companion verify: {exc.filename or args.file}: {os_problem(exc)}",
+        print(f"companion verify: {exc.filename or args.file}: {oserrors.problem(exc)}",
               file=sys.stderr)
         return 2
     except MalformedInput as exc:  # a line beyond the readers' limits
@@ -153,7 +153,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     except OSError as exc:
         print(
-            f"companion run: {exc.filename or ''}: {exc.strerror or exc} "
+            f"companion run: {exc.filename or ''}: {oserrors.problem(exc)} "
             "(the journal folder, a GPIO chip, the I2C bus or the hub's port; "
             "see docs/install.md)",
             file=sys.stderr,
@@ -196,8 +196,9 @@ def cmd_hub(args: argparse.Namespace) -> int:
     except OSError:
         is_device = False
     if not is_device:
-        print(f"companion hub: {args.port}: no such serial device (is the hub plugged in? "
-              "`ls /dev/ttyACM*` lists the candidates)", file=sys.stderr)
+        print(f"companion hub: {args.port}: " + _(
+            "no such serial device (is the hub plugged in? `ls /dev/ttyACM*` lists the "
+            "candidates)"), file=sys.stderr)
         return 2
     rc = hub_main([args.action, args.port])
     return int(rc or 0)

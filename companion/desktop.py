@@ -153,7 +153,8 @@ def terminal_too_small(size: tuple[int, int], columns: int, lines: int) -> str |
 
 def main(config: Mapping[str, Any], journal_dir: Path | None = None) -> int:
     if not sys.stdin.isatty():
-        print("companion: the desktop backend needs a terminal for the keys", file=sys.stderr)
+        print("companion: " + _("the desktop backend needs a terminal for the keys"),
+              file=sys.stderr)
         return 2
     return asyncio.run(_play(dict(config), journal_dir))
 

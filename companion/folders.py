@@ -9,15 +9,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from companion import oserrors
+from companion.i18n import _
+
 
 def cannot_write(folder: Path) -> str | None:
     """Why files cannot be written into ``folder`` (created if missing), or None if they can."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        return "not a folder"
+        return _("not a folder")
     except OSError as exc:
-        return str(exc.strerror or exc)
+        return oserrors.problem(exc)
     if not folder.is_dir():
-        return "not a folder"
-    return None if os.access(folder, os.W_OK | os.X_OK) else "not writable"
+        return _("not a folder")
+    return None if os.access(folder, os.W_OK | os.X_OK) else _("not writable")

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from companion import i18n
 from companion.config import config_for_command
+from companion.i18n import _
 from companion.keys import KeyFileError, SigningKey
 
 
@@ -47,30 +48,38 @@ def cmd_init(args: argparse.Namespace) -> int:
     except (KeyFileError, OSError) as exc:
         print(f"companion keys init: {exc}", file=sys.stderr)
         return 2
-    who = "the arbiter's" if args.arbiter else "this table's"
-    print(f"{'made' if made else 'kept'} {who} key: {key.path}")
+    if args.arbiter:
+        done = _("made the arbiter's key: {file}") if made else _("kept the arbiter's key: {file}")
+    else:
+        done = _("made this table's key: {file}") if made else _("kept this table's key: {file}")
+    print(done.format(file=key.path))
     print(key.public.line(_label(args)))
-    print(f"fingerprint: {key.public.short_fingerprint}  ({key.public.fingerprint})")
+    print(_fingerprint(key.public))
     return 0
+
+
+def _fingerprint(public: Any) -> str:
+    return _("fingerprint: {short}  ({long})").format(short=public.short_fingerprint,
+                                                      long=public.fingerprint)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     try:
-        key, _ = _key(args, create=False)
+        key, _made = _key(args, create=False)
     except (KeyFileError, OSError) as exc:
         print(f"companion keys show: {exc}", file=sys.stderr)
         return 2
     print(key.public.line(_label(args)))
-    print(f"fingerprint: {key.public.short_fingerprint}  ({key.public.fingerprint})")
+    print(_fingerprint(key.public))
     return 0
 
 
 def _options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help=i18n._("config file (default /etc/companion/config.toml)"))
+    p.add_argument("--config", help=_("config file (default /etc/companion/config.toml)"))
     p.add_argument("--journal-dir",
-                   help=i18n._("the table's journal folder (default from the config)"))
+                   help=_("the table's journal folder (default from the config)"))
     p.add_argument("--arbiter", action="store_true",
-                   help=i18n._("the arbiter's key (on the arbiter's laptop) instead of the "
+                   help=_("the arbiter's key (on the arbiter's laptop) instead of the "
                                "table's"))
 
 
@@ -79,10 +88,10 @@ def add_verbs(p: argparse.ArgumentParser) -> None:
     the key map of :mod:`companion.keymap`)."""
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     v = verbs.add_parser(
-        "init", help=i18n._("make the key (kept if it exists); print its public line"))
+        "init", help=_("make the key (kept if it exists); print its public line"))
     _options(v)
     v.set_defaults(func=cmd_init)
-    v = verbs.add_parser("show", help=i18n._("print the public line and the short fingerprint"))
+    v = verbs.add_parser("show", help=_("print the public line and the short fingerprint"))
     _options(v)
     v.set_defaults(func=cmd_show)
 

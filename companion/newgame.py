@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion import oserrors
 from companion.i18n import _
 
 #: The daemon's system user (systemd/companion.sysusers.conf, User= in companion.service).
@@ -127,7 +128,7 @@ def cmd_new_game(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except OSError as exc:
         lock.release()
-        return _fail(f"{exc.filename or folder}: {exc.strerror or exc}")
+        return _fail(f"{exc.filename or folder}: {oserrors.problem(exc)}")
     try:
         if daemon_running:
             # The daemon holds the game in play: it ends it on reload. A game that a previous
@@ -150,7 +151,7 @@ def cmd_new_game(args: argparse.Namespace) -> int:
                 print(done, file=sys.stderr)
             hint = "the daemon takes it up when it starts (`systemctl start companion`)"
     except OSError as exc:
-        return _fail(f"{exc.filename or folder}: {exc.strerror or exc}")
+        return _fail(f"{exc.filename or folder}: {oserrors.problem(exc)}")
     finally:
         lock.release()
     print(path)

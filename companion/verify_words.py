@@ -113,17 +113,6 @@ def in_words(text: str) -> str:
     return _(template).format(**said)
 
 
-def os_problem(exc: OSError) -> str:
-    """Why a file could not be read, in the reader's language (the system's own words, which
-    are English on the table, for the rarer causes)."""
-    import errno
-
-    words = {errno.ENOENT: N_("no such file"), errno.EISDIR: N_("a folder, not a file"),
-             errno.EACCES: N_("permission denied"), errno.ENOTDIR: N_("no such folder")}
-    known = words.get(exc.errno or 0)
-    return _(known) if known else str(exc.strerror or exc)
-
-
 def problem_in_words(line: int, offset: int, message: str) -> str:
     """A problem of a journal (:class:`companion.journal.Problem`), located."""
     return _("line {line} (byte {offset}): {problem}").format(line=line, offset=offset,

@@ -461,3 +461,35 @@ def test_companion_lang_cs_tournament_sheet_prints_czech(
     assert "Kolo 1" in said and "švýcarský systém" in said
     said = run(["--lang", "cs", "tournament", "sheet", name, "--dir", str(tmp_path)], capsys)
     assert "Pořadí po kole 3" in said and "volno (1)" in said
+
+
+def _any_code(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What a command prints, whatever its exit code (a refusal is said in words too)."""
+    cli.main(argv)
+    out, err = capsys.readouterr()
+    return out + err
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_tournament_verb_speaks_french_or_czech(
+        lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`show`, the audit trail (settings, engines, byes), `verify`, the standings and the
+    refusals an arbiter meets on the night: no English word but names and codes."""
+    from tests.tournament.helpers import laptop
+
+    laptop(monkeypatch, tmp_path)
+    name = _evening(tmp_path)
+    d = ["--dir", str(tmp_path)]
+    assert cli.main(["tournament", "settings", name, *d, "--city", "Brno", "--chief-arbiter",
+                     "Jana Králová", "--max-byes", "2"]) == 0
+    capsys.readouterr()
+    said = ""
+    for verb in (["show"], ["history"], ["verify"], ["standings"], ["pair"],
+                 ["unpair", "--why", "x"], ["bye", "Nobody", "--points", "0.5"],
+                 ["withdraw", "Nobody"], ["collect", str(tmp_path / "nowhere")]):
+        said += _any_code(["--lang", lang, "tournament", verb[0], name, *verb[1:], *d], capsys)
+    names = (name, *ENTRANTS, "Nobody", "Brno", "Jana Králová")
+    assert {"fr": "ronde", "cs": "kolo"}[lang] in said
+    assert {"fr": "ville : Brno", "cs": "město: Brno"}[lang] in said
+    assert english_in(_without_names(_lines(said, tmp_path), names), lang) == {}

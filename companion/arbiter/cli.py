@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion import oserrors
 from companion.i18n import _
 
 
@@ -54,7 +55,8 @@ def _key(path: str | None) -> bytes:
         print(f"companion arbiter: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     if key is None:
-        print("companion arbiter: no [arbiter] club_key in the configuration", file=sys.stderr)
+        print("companion arbiter: " + _("no [arbiter] club_key in the configuration"),
+              file=sys.stderr)
         raise SystemExit(2)
     return key
 
@@ -70,8 +72,8 @@ def _ask_pin() -> str | None:
         if not sys.stdin.isatty():
             line = sys.stdin.readline()
             return line.strip() if line else None
-        pin = getpass.getpass(f"arbiter PIN (4-{MAX_PIN_LENGTH} digits): ")
-        return pin if getpass.getpass("again: ") == pin else ""
+        pin = getpass.getpass(_("arbiter PIN (4-{most} digits): ").format(most=MAX_PIN_LENGTH))
+        return pin if getpass.getpass(_("again: ")) == pin else ""
     except EOFError:
         print(file=sys.stderr)  # getpass leaves the cursor after its prompt
         return None
@@ -110,14 +112,15 @@ def cmd_hash_pin(args: argparse.Namespace) -> int:
     if pin is None:
         pin = _ask_pin()
         if pin is None:
-            print("companion arbiter hash-pin: no PIN given (end of input)", file=sys.stderr)
+            print("companion arbiter hash-pin: " + _("no PIN given (end of input)"),
+                  file=sys.stderr)
             return 2
         if not pin:
-            print("companion arbiter: the two PINs differ", file=sys.stderr)
+            print("companion arbiter: " + _("the two PINs differ"), file=sys.stderr)
             return 2
     if not valid_pin(pin):
-        print(f"companion arbiter: a PIN is 4 to {MAX_PIN_LENGTH} digits (the keypad has no "
-              "letters)", file=sys.stderr)
+        print("companion arbiter: " + _("a PIN is 4 to {most} digits (the keypad has no "
+                                        "letters)").format(most=MAX_PIN_LENGTH), file=sys.stderr)
         return 2
     value = hash_pin(pin)
     write = getattr(args, "write", None)
@@ -129,7 +132,8 @@ def cmd_hash_pin(args: argparse.Namespace) -> int:
         except (ConfigError, OSError) as exc:
             print(f"companion arbiter hash-pin: {exc}", file=sys.stderr)
             return 2
-        print(f"companion arbiter: the PIN's hash is now in {write} (mode 0600)")
+        print("companion arbiter: " + _("the PIN's hash is now in {file} (mode 0600)").format(
+            file=write))
         return 0
     print("[arbiter]")
     print(f'pin_hash = "{value}"')
@@ -159,9 +163,7 @@ def _checked(args: argparse.Namespace, journal: str, name: str) -> Any:
         print(f"companion {name}: {in_words(str(exc))}", file=sys.stderr)
         raise SystemExit(2) from None
     except OSError as exc:
-        from companion.verify_words import os_problem
-
-        print(f"companion {name}: {exc.filename or ''}: {os_problem(exc)}", file=sys.stderr)
+        print(f"companion {name}: {exc.filename or ''}: {oserrors.problem(exc)}", file=sys.stderr)
         raise SystemExit(2) from None
     except TournamentError as exc:
         print(f"companion {name}: {say(exc.message)}", file=sys.stderr)
@@ -179,7 +181,8 @@ def cmd_sign(args: argparse.Namespace) -> int:
     checked = _checked(args, args.journal, "arbiter sign")
     free = checked.status == SKIPPED and checked.skip == "no-tournament"
     if checked.status != OK and not free:
-        print(f"companion arbiter sign: {say(checked.line)}: not signed", file=sys.stderr)
+        print("companion arbiter sign: " + _("{problem}: not signed").format(
+            problem=say(checked.line)), file=sys.stderr)
         return checked.exit_code or 1
     key = _arbiter_key(args.config)
     try:
@@ -222,25 +225,27 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     except (KeyFileError, OSError) as exc:
         print(f"companion arbiter enroll: {exc}", file=sys.stderr)
         return 2
-    print(f"table {args.table}: {key.line()}")
-    print(f"fingerprint: {key.short_fingerprint}  ({key.fingerprint})")
+    print(_("table {table}: {key}").format(table=args.table, key=key.line()))
+    print(_("fingerprint: {short}  ({long})").format(short=key.short_fingerprint,
+                                                     long=key.fingerprint))
     if args.fingerprint is not None:
         given = args.fingerprint.strip()
         if given.upper() not in (key.short_fingerprint, key.fingerprint.upper()):
-            print(f"companion arbiter enroll: the fingerprint {given!r} is not this key's "
-                  f"({key.short_fingerprint}): not enrolled", file=sys.stderr)
+            print("companion arbiter enroll: " + _(
+                "the fingerprint {given!r} is not this key's ({short}): not enrolled").format(
+                given=given, short=key.short_fingerprint), file=sys.stderr)
             return 1
     else:
         try:
-            answer = input(f"Does table {args.table}'s screen show {key.short_fingerprint}? "
-                           "[y/N] ")
+            answer = input(_("Does table {table}'s screen show {short}? [y/N] ").format(
+                table=args.table, short=key.short_fingerprint))
         except (EOFError, KeyboardInterrupt) as exc:
-            why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else "end of input"
-            print(f"\ncompanion arbiter enroll: no answer ({why}): not enrolled",
-                  file=sys.stderr)
+            why = "Ctrl-C" if isinstance(exc, KeyboardInterrupt) else _("end of input")
+            print("\ncompanion arbiter enroll: " + _("no answer ({why}): not enrolled").format(
+                why=why), file=sys.stderr)
             return 130 if isinstance(exc, KeyboardInterrupt) else 2
-        if answer.strip().lower() not in ("y", "yes"):
-            print("companion arbiter enroll: not enrolled", file=sys.stderr)
+        if answer.strip().lower() not in ("y", "yes", _("y"), _("yes")):
+            print("companion arbiter enroll: " + _("not enrolled"), file=sys.stderr)
             return 1
     when = datetime.now(UTC).isoformat(timespec="seconds")
     try:
@@ -249,7 +254,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     except (KeyFileError, OSError) as exc:
         print(f"companion arbiter enroll: {exc}", file=sys.stderr)
         return 1
-    print(f"enrolled table {args.table} in {ring.path}")
+    print(_("enrolled table {table} in {file}").format(table=args.table, file=ring.path))
     return 0
 
 
@@ -261,9 +266,9 @@ def cmd_standings(args: argparse.Namespace) -> int:
     journals = []
     for name in args.files:
         if name.endswith(".result.json"):
-            print(f"companion arbiter standings: {name}: a signed result is not a journal: "
-                  "give its journal (standings come from the tournament file and the "
-                  "verified journals)", file=sys.stderr)
+            print(f"companion arbiter standings: {name}: " + _(
+                "a signed result is not a journal: give its journal (standings come from the "
+                "tournament file and the verified journals)"), file=sys.stderr)
             continue
         journals.append(name)
     if not journals:
@@ -295,7 +300,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"companion arbiter: --log-dir {args.log_dir}: {problem}", file=sys.stderr)
         return 2
     if not 1 <= args.port <= 65535:
-        print(f"companion arbiter: --port must be 1-65535, got {args.port}", file=sys.stderr)
+        print("companion arbiter: " + _("--port must be 1-65535, got {port}").format(
+            port=args.port), file=sys.stderr)
         return 2
     mqtt = mqtt_settings(config)
     settings = arbiter_settings(config)
@@ -312,11 +318,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"companion arbiter: {exc}", file=sys.stderr)
         return 2
     if keyring is None:
-        print(f"companion arbiter: no keyring at {ring_path}: every table will show as "
-              "unverified (enrol them: companion arbiter enroll)", file=sys.stderr)
+        print("companion arbiter: " + _(
+            "no keyring at {file}: every table will show as unverified (enrol them: "
+            "companion arbiter enroll)").format(file=ring_path), file=sys.stderr)
     if signing_key is None:
-        print(f"companion arbiter: no arbiter key at {key_path}: the page cannot send "
-              "corrections (companion keys init --arbiter)", file=sys.stderr)
+        print("companion arbiter: " + _(
+            "no arbiter key at {file}: the page cannot send corrections (companion keys init "
+            "--arbiter)").format(file=key_path), file=sys.stderr)
     from companion.tournament.inbox import JournalInbox
     from companion.tournament.journals import Keys
 
@@ -360,11 +368,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         client.stop()
         inbox.stop()
-        print(f"companion arbiter: cannot serve on {args.host}:{args.port}: {exc.strerror}",
-              file=sys.stderr)
+        print("companion arbiter: " + _("cannot serve on {host}:{port}: {problem}").format(
+            host=args.host, port=args.port, problem=oserrors.problem(exc)), file=sys.stderr)
         return 2
-    print(f"companion arbiter: broker {mqtt.host}:{mqtt.port}; the page is "
-          f"http://{args.host}:{server.port}/ (the arbiter's: /arbiter)", flush=True)
+    print("companion arbiter: " + _(
+        "broker {host}:{port}; the page is {url} (the arbiter's: /arbiter)").format(
+        host=mqtt.host, port=mqtt.port, url=f"http://{args.host}:{server.port}/"), flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
@@ -380,7 +389,8 @@ def cmd_broker_config(args: argparse.Namespace) -> int:
     from companion.arbiter.brokerconfig import write_broker_config
 
     if args.tables < 1:
-        print("companion arbiter broker-config: --tables must be at least 1", file=sys.stderr)
+        print("companion arbiter broker-config: " + _("--tables must be at least 1"),
+              file=sys.stderr)
         return 2
     try:
         setup = write_broker_config(args.dir, range(1, args.tables + 1), hosts=args.host,
@@ -389,10 +399,12 @@ def cmd_broker_config(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"companion arbiter broker-config: {exc}", file=sys.stderr)
         return 2
-    print(f"broker: mosquitto -c {setup.conf}")
-    print(f"club CA (copy to every table as /etc/companion/club-ca.crt): {setup.ca_file}")
-    print(f"each table's [mqtt] section: {setup.folder / 'tables'}/table-N.toml")
-    print(f"the arbiter's: {setup.folder / 'tables' / 'arbiter.toml'}")
+    print(_("broker: {command}").format(command=f"mosquitto -c {setup.conf}"))
+    print(_("club CA (copy to every table as /etc/companion/club-ca.crt): {file}").format(
+        file=setup.ca_file))
+    print(_("each table's [mqtt] section: {file}").format(
+        file=f"{setup.folder / 'tables'}/table-N.toml"))
+    print(_("the arbiter's: {file}").format(file=setup.folder / "tables" / "arbiter.toml"))
     return 0
 
 
@@ -417,9 +429,7 @@ def cmd_dispute(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise  # `companion dispute ... | head`: the command line ends it quietly
     except OSError as exc:
-        from companion.verify_words import os_problem
-
-        print(f"companion dispute: {args.file}: {os_problem(exc)}", file=sys.stderr)
+        print(f"companion dispute: {args.file}: {oserrors.problem(exc)}", file=sys.stderr)
         return 2
     return 0
 

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion import oserrors
 from companion.i18n import N_, _, match_template
 from companion.puzzle.rules import LARGEST, SMALLEST, DiscoveryPuzzle, discovery_colour
 from companion.tantrix.cellnames import CellNames
@@ -297,7 +298,7 @@ def _lines_of(path: str, prog: str, run: Callable[[Iterable[str]], bool]) -> int
         print(f"{prog}: {path}: " + _("not a text file"), file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"{prog}: {path}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{prog}: {path}: {oserrors.problem(exc)}", file=sys.stderr)
         return 2
     return 0 if run(text.splitlines()) else 1
 

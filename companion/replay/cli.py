@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from companion import oserrors
 from companion.i18n import _, ngettext
 from companion.notation import parse_time
 from companion.replay.model import Frame, Replay, load
@@ -167,7 +168,7 @@ def cmd_notation(args: argparse.Namespace, out: TextIO | None = None) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
             _say(prog, args.file, _("cannot write {file}: {why}").format(file=args.output,
-                                                                          why=exc.strerror))
+                                                                          why=oserrors.problem(exc)))
             return 1
         print(_("wrote {file} ({moves} moves, {lines} lines)").format(
             file=args.output, moves=replay.moves, lines=replay.records), file=out)

@@ -23,6 +23,7 @@ from companion.clock import Clock
 from companion.hw.debounce import ButtonDebouncer, TiltInterpreter
 from companion.i18n import _, pgettext
 from companion.inputs import RawInput
+from companion.numbers import decimal
 from companion.pages import Paging
 
 GLASSES = ("r1", "r2", "r3", "b1", "b2", "b3")
@@ -239,7 +240,7 @@ def main(config: Mapping[str, Any], config_path: Path, backend: str) -> int:
     try:
         asyncio.run(go())
     except KeyboardInterrupt:
-        print("\ncalibration stopped: nothing saved", file=sys.stderr)
+        print("\n" + _("calibration stopped: nothing saved"), file=sys.stderr)
         return 1
     periods = calibration.periods()
     from companion.config import ConfigError
@@ -247,11 +248,12 @@ def main(config: Mapping[str, Any], config_path: Path, backend: str) -> int:
     try:
         write_periods(config_path, periods)
     except (ConfigError, OSError) as exc:
-        print(f"companion calibrate: nothing saved: {exc}", file=sys.stderr)
+        print("companion calibrate: " + _("nothing saved: {problem}").format(problem=exc),
+              file=sys.stderr)
         return 2
     for glass, period in periods.items():
-        print(f"{glass}: {period:.2f} s")
+        print(_("{glass}: {seconds} s").format(glass=glass, seconds=decimal(period, 2)))
     for warning in calibration.warnings():
-        print(f"warning: {warning}")
-    print(f"saved to {config_path}; new games use these periods")
+        print(_("warning: {warning}").format(warning=warning))
+    print(_("saved to {file}; new games use these periods").format(file=config_path))
     return 0

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import Any
 
+from companion import oserrors
 from companion.config import config_for_command
 from companion.i18n import _
 
@@ -18,9 +19,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from companion.tamsk.demo import main as demo_main
 
     if args.window and not args.interactive:
-        print("companion demo: --window shows the game you play: use it with --interactive "
-              "(the scripted demo draws the OLED in the terminal and into --gif)",
-              file=sys.stderr)
+        print("companion demo: " + _(
+            "--window shows the game you play: use it with --interactive (the scripted demo "
+            "draws the OLED in the terminal and into --gif)"), file=sys.stderr)
         return 2
     config = config_for_command(args.config) if args.config or args.interactive else None
     journal_dir = Path(args.journal_dir) if args.journal_dir else None
@@ -45,7 +46,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     try:
         return demo_main(args.speed, gif, journal_dir)
     except OSError as exc:
-        print(f"companion demo: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"companion demo: {exc.filename or ''}: {oserrors.problem(exc)}", file=sys.stderr)
         return 2
 
 
@@ -69,10 +70,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     except DisplayMissing as exc:
         print(f"companion calibrate: {exc}", file=sys.stderr)
     except BadPinFactory:
-        print("companion calibrate: no GPIO on this machine (not a Raspberry Pi, or lgpio "
-              "missing: see docs/install.md); try --backend mock", file=sys.stderr)
+        print("companion calibrate: " + _(
+            "no GPIO on this machine (not a Raspberry Pi, or lgpio missing: see "
+            "docs/install.md); try --backend mock"), file=sys.stderr)
     except OSError as exc:
-        print(f"companion calibrate: {exc.filename or path}: {exc.strerror or exc}",
+        print(f"companion calibrate: {exc.filename or path}: {oserrors.problem(exc)}",
               file=sys.stderr)
     return 2
 

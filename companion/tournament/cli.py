@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion import oserrors
 from companion.i18n import _, say
 from companion.keys import PublicKey, SigningKey
 from companion.tournament.model import Tournament, TournamentError
@@ -351,7 +352,7 @@ def cmd_import_trf(args: argparse.Namespace) -> int:
     try:
         data = source.read_bytes()
     except OSError as exc:
-        raise TournamentError(f"{args.file}: {exc.strerror}") from None
+        raise TournamentError(f"{args.file}: {oserrors.problem(exc)}") from None
     f = trf.read(data)
     if not f.history.players:
         raise TournamentError(_("{file}: no player (001 line) in it").format(file=args.file))
@@ -435,7 +436,7 @@ def _send(args: argparse.Namespace, t: Tournament, number: int, board: int | Non
             raise TournamentError(_("round {round} has no game to send").format(round=number))
         answers = send_pairings(mqtt_settings(config), key, bodies, wait_s=args.wait)
     except (MqttMissing, OSError, TournamentError) as exc:
-        text = exc.message if isinstance(exc, TournamentError) else str(exc)
+        text = exc.message if isinstance(exc, TournamentError) else oserrors.problem(exc)
         return _fail(_("round {round} is saved but not sent ({problem}): {again}").format(
             round=number, problem=say(text), again=again), 1)
     for sent in answers:
@@ -791,7 +792,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
         except BrokenPipeError:
             raise  # `companion tournament standings T | head`: ended quietly by the CLI
         except OSError as exc:
-            return _fail(f"{exc.filename or ''}: {exc.strerror}")
+            return _fail(f"{exc.filename or ''}: {oserrors.problem(exc)}")
     return run
 
 

@@ -55,7 +55,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion import i18n, registry
+from companion import registry
 from companion.arbiter.brokerconfig import (
     ARBITER_USER,
     SENDER_USER,
@@ -70,7 +70,7 @@ from companion.arbiter.signing import arbiter_key, data_dir, keyring_path
 from companion.arbiter.station import game_id_of
 from companion.clock import FakeClock
 from companion.config import defaults
-from companion.i18n import say
+from companion.i18n import _, say
 from companion.inputs import RawInput
 from companion.keys import Keyring, SigningKey
 from companion.tables import make_table
@@ -213,8 +213,8 @@ def enrol_demo_tables(numbers: list[int], say: Callable[[str], None]) -> dict[in
         ring.enroll(str(n), keys[n].public, stamp)
     if new:
         ring.save()
-    say(f"keys: the arbiter's {data_dir() / 'arbiter.key'}; tables "
-        f"{', '.join(map(str, numbers))} enrolled in {ring_path}")
+    say(_("keys: the arbiter's {key}; tables {tables} enrolled in {keyring}").format(
+        key=data_dir() / "arbiter.key", tables=", ".join(map(str, numbers)), keyring=ring_path))
     return keys
 
 
@@ -244,7 +244,8 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
 
     evening._closers.append(stop_broker)
     _wait_port(setup.local_port, broker)
-    say(f"broker: mosquitto on 127.0.0.1:{setup.local_port} (locked: {setup.conf})")
+    say(_("broker: mosquitto on {address} (locked: {conf})").format(
+        address=f"127.0.0.1:{setup.local_port}", conf=setup.conf))
 
     def mqtt_for(user: str) -> MqttSettings:
         return MqttSettings(enabled=True, host="127.0.0.1", port=setup.local_port,
@@ -287,12 +288,13 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
             evening._closers.append(hooks.close)
             evening._closers.append(table.close)
             tables[n] = DemoTable(n, kind, clock, hooks, table, players)
-    say(f"tables: {', '.join(f'{t.number} ({t.kind})' for t in tables.values())}")
+    say(_("tables: {tables}").format(tables=", ".join(
+        f"{t.number} ({registry.get(t.kind).title})" for t in tables.values())))
 
     # 4. the tournament files, the page and its journal inbox
     paths: list[Path] = []
     names = iter(PLAYERS)
-    for index, (kind, _) in enumerate(kinds):
+    for index, (kind, _system) in enumerate(kinds):
         title = registry.get(kind).title
         name = f"Club evening: {title}"
         path = store.path_for(name, folder)
@@ -324,23 +326,25 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
     server.start()
     evening._closers.append(server.stop)
     evening.url = f"http://{host}:{server.port}/"
-    say(f"the page: {evening.url} (the arbiter's: {evening.url}arbiter, PIN {PIN})")
+    say(_("the page: {url} (the arbiter's: {url}arbiter, PIN {pin})").format(url=evening.url,
+                                                                            pin=PIN))
 
     corrected = False
 
     # 5. three rounds
     for round_no in range(1, ROUNDS + 1):
-        say(f"--- round {round_no}")
+        say("--- " + _("round {round}").format(round=round_no))
         started: list[DemoTable] = []
         for path in paths:
-            t, _ = store.append(path, signing, lambda t: [
+            t, _records = store.append(path, signing, lambda t: [
                 {**r, "wall": round(time.time(), 3), "via": "demo"}
                 for r in pairing.pair_records(t)])
             r = t.played[-1]
             bodies = pairing_bodies(t, r)
             for table_no, body in bodies:
-                say(f"{t.name}: board {body['board']} (table {table_no}): "
-                    f"{body['first']} - {body['second']}")
+                say(_("{tournament}: board {board} (table {table}): {first} - {second}").format(
+                    tournament=t.name, board=body["board"], table=table_no,
+                    first=body["first"], second=body["second"]))
             for sent in send_pairings(sender, signing, bodies, wait_s=10.0):
                 if sent.answer is None or not sent.answer.get("ok"):
                     raise DemoError(f"table {sent.table} did not take its pairing: "
@@ -363,8 +367,9 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
                                        issued=time.time())
                 answer = send_commands(sender, [(dt.number, command)], wait_s=10.0)
                 reply = answer.get(command["nonce"], {"ok": None, "detail": "no answer"})
-                verdict = "accepted" if reply.get("ok") else "refused"
-                say(f"correction at table {dt.number}: {verdict}: {reply.get('detail')}")
+                line = (_("correction at table {table}: accepted: {detail}") if reply.get("ok")
+                        else _("correction at table {table}: refused: {detail}"))
+                say(line.format(table=dt.number, detail=reply.get("detail")))
 
             dt.players.play(dt.table, dt.clock, rng, correction)
         _wait_for_results(paths, signing, round_no, inbox)
@@ -385,15 +390,16 @@ def _run(evening: Evening, *, seed: int, host: str, port: int,
         (folder / "dispute.txt").write_text(f"{command}\n\n{text}\n", encoding="utf-8")
         evening.exports.append(folder / "dispute.txt")
         evening.commands.append(command)
-        say(f"a dispute over {where.name} at {moment:.0f} s: {folder / 'dispute.txt'}")
+        say(_("a dispute over {journal} at {seconds} s: {file}").format(
+            journal=where.name, seconds=f"{moment:.0f}", file=folder / "dispute.txt"))
 
     # 7. exports, and the three standings agree
     for t in tournaments:
         evening.exports += write_exports(t, folder)
     _agree(evening, tournaments, keys, say)
     _commands(evening, tournaments)
-    say(f"everything is in {folder}")
-    say("try (with the same HOME; the page and the broker only while the demo runs):")
+    say(_("everything is in {folder}").format(folder=folder))
+    say(_("try (with the same HOME; the page and the broker only while the demo runs):"))
     for command in evening.commands:
         say(f"  {command}")
 
@@ -447,7 +453,8 @@ def _agree(evening: Evening, tournaments: list[Tournament], keys: Keys,
             raise DemoError(f"{t.name}: the page, the file and the journals rank differently")
         ranking = ", ".join(f"{row[0]} {row[1]}" for row in
                             (line.split(",") for line in cli.splitlines()[1:]))
-        say(f"{t.name}: the page, `tournament standings` and the journals agree: {ranking}")
+        say(_("{tournament}: the page, `tournament standings` and the journals agree: "
+              "{ranking}").format(tournament=t.name, ranking=ranking))
 
 
 def _commands(evening: Evening, tournaments: list[Tournament]) -> None:
@@ -513,7 +520,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.ERROR)  # the tables' routine warnings stay off the story
     folder = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="companion-evening-"))
-    print(f"companion tournament demo: a club evening in {folder}", flush=True)
+    print("companion tournament demo: " + _("a club evening in {folder}").format(folder=folder),
+          flush=True)
     try:
         evening = run_evening(folder, seed=args.seed, host=args.host, port=args.port,
                               say=lambda line: print(line, flush=True))
@@ -525,24 +533,24 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.linger > 0:
-            print(f"the page stays up for {args.linger:.0f} s: {evening.url} (Ctrl-C ends)",
-                  flush=True)
+            print(_("the page stays up for {seconds} s: {url} (Ctrl-C ends)").format(
+                seconds=f"{args.linger:.0f}", url=evening.url), flush=True)
             time.sleep(args.linger)
     except KeyboardInterrupt:
         pass
     finally:
         evening.close()
-    print(f"standings, TRF and round sheets: {folder}")
+    print(_("standings, TRF and round sheets: {folder}").format(folder=folder))
     return 0
 
 
 def add_arguments(v: argparse.ArgumentParser) -> None:
-    v.add_argument("--out", help=i18n._("a new (empty) folder for everything (default: a new "
-                                        "temporary folder, printed)"))
+    v.add_argument("--out", help=_("a new (empty) folder for everything (default: a new "
+                                   "temporary folder, printed)"))
     v.add_argument("--seed", type=int, default=2026,
-                   help=i18n._("the players' dice (same seed, same evening)"))
-    v.add_argument("--host", default="127.0.0.1", help=i18n._("the page's address"))
+                   help=_("the players' dice (same seed, same evening)"))
+    v.add_argument("--host", default="127.0.0.1", help=_("the page's address"))
     v.add_argument("--port", type=int, default=8470,
-                   help=i18n._("the page's port (0: any free one)"))
+                   help=_("the page's port (0: any free one)"))
     v.add_argument("--linger", type=float, default=0.0,
-                   help=i18n._("keep the page up this many seconds after the last round"))
+                   help=_("keep the page up this many seconds after the last round"))

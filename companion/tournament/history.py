@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from companion import registry
+from companion import oserrors, registry
 from companion.i18n import _, say
 from companion.keys import PublicKey
 from companion.tournament import printouts
@@ -94,7 +94,7 @@ def verify_report(path: Path, key: PublicKey, keys: Any, folder: Path) -> tuple[
     except FileNotFoundError:
         return _("{file}: no such tournament").format(file=path), 2
     except OSError as exc:
-        return f"{path}: {exc.strerror or exc}", 2
+        return f"{path}: {oserrors.problem(exc)}", 2
     except MalformedInput as exc:
         from companion.verify_words import in_words
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import oserrors
 from companion.keys import PublicKey
 from companion.remark import N_, Remark
 from companion.tournament.model import (
@@ -149,7 +150,7 @@ def check_journal(
         verdict = verify_path(path, key=keys.key, keyring=keyring, arbiter_keys=keys.arbiter)
     except OSError as exc:
         return Checked(path, UNREADABLE, Remark(N_("{file}: {problem}"), file=str(path),
-                                                problem=exc.strerror or str(exc)))
+                                                problem=oserrors.problem(exc)))
     except (MalformedInput, ValueError) as exc:
         return Checked(path, UNREADABLE, Remark(N_("{file}: {problem}"), file=str(path),
                                                 problem=str(exc)))
@@ -159,7 +160,7 @@ def check_journal(
         j = verdict.journal = journal_mod.read_path(path)
     except OSError as exc:
         return Checked(path, UNREADABLE, Remark(N_("{file}: {problem}"), file=str(path),
-                                                problem=exc.strerror or str(exc)))
+                                                problem=oserrors.problem(exc)))
     out = Checked(path, OK, "", j.header, verdict)
     if j.header is None:
         out.status, out.line = _say(SKIPPED, path, N_("{file}: skipped: not a game journal "

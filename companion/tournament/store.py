@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import journal as journal_mod
+from companion import oserrors
 from companion.keys import PublicKey, SigningKey
 from companion.remark import N_, Remark
 from companion.tournament.model import Tournament, TournamentError, fold, refuse, slug, start
@@ -141,7 +142,8 @@ def read(path: str | Path, key: PublicKey) -> Read:
         raise refuse(N_("{file}: no such tournament (make it with `companion tournament "
                         "new`)"), file=str(path)) from None
     except OSError as exc:
-        raise refuse(N_("{file}: {problem}"), file=str(path), problem=exc.strerror) from None
+        raise refuse(N_("{file}: {problem}"), file=str(path),
+                     problem=oserrors.problem(exc)) from None
     except MalformedInput as exc:
         raise refuse(N_("{file}: {problem}"), file=str(path),
                      problem=Remark.via(_in_words, str(exc))) from None

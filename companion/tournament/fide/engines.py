@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion import oserrors
 from companion.remark import N_, Remark
 from companion.tournament.fide.criteria import Context, complete
 from companion.tournament.fide.dutch import (
@@ -145,7 +146,7 @@ def run(engine: Engine, history: History, requested: Sequence[Bye] = (), *,
                                    engine=engine.name, seconds=f"{timeout:g}")) from None
         except OSError as exc:
             raise FideError(Remark(N_("{engine} could not be run: {why}"),
-                                   engine=engine.name, why=exc.strerror or str(exc))) from None
+                                   engine=engine.name, why=oserrors.problem(exc))) from None
         said = (done.stderr or done.stdout).strip().splitlines()
         last = said[-1] if said else ""
         if done.returncode == 1:
