@@ -309,19 +309,40 @@ def _mark(entry: Entry) -> str:
     return RESULT_MARKS.get(entry.code, "")
 
 
+@dataclass
+class _ByNumber:
+    """What the cross table and the wall chart both start from: the round they are after, its
+    standings, the starting numbers, each player's entries, the players in number order, and
+    the first columns' heads (number, name and, when anyone is rated, rating)."""
+
+    last: int
+    table: Table
+    start: dict[int, int]
+    entries: dict[int, dict[int, Entry]]
+    order: list[int]
+    rated: bool
+    heads: list[Head]
+
+
+def _by_number(t: Tournament, after: int | None) -> _ByNumber:
+    last = _after(t, after)
+    start = t.start_numbers()
+    rated = _rated(t)
+    heads = [Head(_("No."), numeric=True), Head(_("Name"))]
+    heads += [Head(_("Rating"), numeric=True)] if rated else []
+    return _ByNumber(last, standings(t, after=last), start, t.entries(last),
+                     sorted(t.players, key=start.__getitem__), rated, heads)
+
+
 def cross_table(t: Tournament, after: int | None = None, *,
                 printed: date | None = None) -> Printout:
     """Every player against every other, by starting number, after round ``after``: the
     result of the row's player against the column's (both legs of a double round robin, in
     round order), then the points, the tie-breaks and the rank."""
-    last = _after(t, after)
-    table = standings(t, after=last)
-    start, entries = t.start_numbers(), t.entries(last)
-    order = sorted(t.players, key=start.__getitem__)
-    rated = _rated(t)
-    heads = [Head(_("No."), numeric=True), Head(_("Name"))]
-    heads += [Head(_("Rating"), numeric=True)] if rated else []
-    heads += [Head(str(start[pid]), numeric=True) for pid in order]
+    by = _by_number(t, after)
+    last, table, start, entries, order, rated = (by.last, by.table, by.start, by.entries,
+                                                 by.order, by.rated)
+    heads = [*by.heads, *(Head(str(start[pid]), numeric=True) for pid in order)]
     heads += _standing_heads(table)
     heads.append(Head(_("Rank"), numeric=True))
     rank = {row.id: row.rank for row in table.rows}
@@ -360,14 +381,10 @@ def wall_chart(t: Tournament, after: int | None = None, *,
     """Each player's rounds up to ``after``, by starting number: the opponent's starting
     number, the colour (first or second move) and the result, with the points after the
     round under it; then the points and the rank."""
-    last = _after(t, after)
-    table = standings(t, after=last)
-    start, entries = t.start_numbers(), t.entries(last)
-    order = sorted(t.players, key=start.__getitem__)
-    rated = _rated(t)
-    heads = [Head(_("No."), numeric=True), Head(_("Name"))]
-    heads += [Head(_("Rating"), numeric=True)] if rated else []
-    heads += [Head(_("Round {round}").format(round=n)) for n in range(1, last + 1)]
+    by = _by_number(t, after)
+    last, table, start, entries, order, rated = (by.last, by.table, by.start, by.entries,
+                                                 by.order, by.rated)
+    heads = [*by.heads, *(Head(_("Round {round}").format(round=n)) for n in range(1, last + 1))]
     heads += [Head(column_title(table.columns[0]), column_unit(table.columns[0]), True,
                    table.columns[0].key), Head(_("Rank"), numeric=True)]
     rank = {row.id: row.rank for row in table.rows}
