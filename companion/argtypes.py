@@ -14,9 +14,13 @@ import argparse
 import math
 from collections.abc import Callable
 
+from companion.i18n import N_, _
 
-def whole(low: int, high: int | None = None, what: str = "a whole number") -> Callable[[str], int]:
-    """A type for a whole number from ``low`` (to ``high``); ``what`` names it in the refusal."""
+
+def whole(low: int, high: int | None = None, what: str = N_("a whole number")
+          ) -> Callable[[str], int]:
+    """A type for a whole number from ``low`` (to ``high``); ``what`` names it in the refusal
+    (marked with ``N_``, said in the reader's language when the refusal is made)."""
 
     def read(text: str) -> int:
         try:
@@ -24,8 +28,10 @@ def whole(low: int, high: int | None = None, what: str = "a whole number") -> Ca
         except ValueError:
             value = None
         if value is None or value < low or (high is not None and value > high):
-            span = f"{low} to {high}" if high is not None else f"{low} or more"
-            raise argparse.ArgumentTypeError(f"{what} is {span}, not {text!r}")
+            wanted = (_("{what} is {low} to {high}, not {text!r}") if high is not None
+                      else _("{what} is {low} or more, not {text!r}"))
+            raise argparse.ArgumentTypeError(wanted.format(what=_(what), low=low, high=high,
+                                                           text=text))
         return value
 
     return read
@@ -38,11 +44,11 @@ def seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"a number above 0, not {text!r}")
+        raise argparse.ArgumentTypeError(_("a number above 0, not {text!r}").format(text=text))
     return value
 
 
 #: A table's number (``--table``, ``arbiter enroll TABLE``): 1, 2, 3...
-table_number = whole(1, what="a table's number")
+table_number = whole(1, what=N_("a table's number"))
 #: A TCP port a server listens on.
-port = whole(1, 65535, what="a port")
+port = whole(1, 65535, what=N_("a port"))

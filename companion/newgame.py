@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import oserrors
-from companion.i18n import _
+from companion.i18n import N_, _
 
 #: The daemon's system user (systemd/companion.sysusers.conf, User= in companion.service).
 SERVICE_USER = "companion"
@@ -185,7 +185,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--players",
         help=_("comma-separated, in seat order: two names (red, black), colours, or names"),
     )
-    p.add_argument("--round", type=whole(1, what="a round"),
+    p.add_argument("--round", type=whole(1, what=N_("a round")),
                    help=_("tournament round, recorded in the journal header"))
     p.add_argument("--table", type=table_number, help=_("table number (default from the config)"))
     p.add_argument("--level", type=int, choices=[1, 2, 3], help=_("hourglass game: level"))

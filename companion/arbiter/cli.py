@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import oserrors
-from companion.i18n import _
+from companion.i18n import N_, _
 
 
 def _config(path: str | None) -> dict[str, Any]:
@@ -491,7 +491,7 @@ def add_commands(sub: Any) -> None:
 
     v = verbs.add_parser("broker-config", help=_("write a locked mosquitto setup for the club"))
     v.add_argument("dir", help=_("a new folder for mosquitto.conf, passwords, ACL and the CA"))
-    v.add_argument("--tables", type=whole(1, what="the number of tables"), default=12,
+    v.add_argument("--tables", type=whole(1, what=N_("the number of tables")), default=12,
                    help=_("tables 1..N get a user (default 12)"))
     v.add_argument("--host", action="append", default=[],
                    help=_("the broker's name or address on the club's network (repeatable)"))
@@ -531,7 +531,7 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--csv", help=_("write the standings as CSV here"))
     v.add_argument("--trf", help=_("write FIDE TRF-2016 here"))
     v.add_argument("--html", help=_("write printable standings here"))
-    v.add_argument("--round", type=whole(1, what="a round"), help=_("after this round"))
+    v.add_argument("--round", type=whole(1, what=N_("a round")), help=_("after this round"))
     verified(v)
     v.set_defaults(func=cmd_standings)
 

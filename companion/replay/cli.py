@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from companion import oserrors
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 from companion.notation import parse_time
 from companion.replay.model import Frame, Replay, load
 from companion.scenario import MalformedInput
@@ -207,7 +207,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help=_("GIF in real time X times faster (default: one frame per move)"))
     p.add_argument("--fps", type=_positive, default=2.0,
                    help=_("real-time GIF: pictures per second between moves (default 2)"))
-    p.add_argument("--frame-ms", type=whole(1, what="milliseconds per move"), default=700,
+    p.add_argument("--frame-ms", type=whole(1, what=N_("milliseconds per move")), default=700,
                    metavar="MS",
                    help=_("one-frame-per-move GIF: milliseconds per move (default 700)"))
     p.add_argument("--html", metavar="FILE",

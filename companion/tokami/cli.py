@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import N_, _
 
 
 def play_config(players: list[str], rounds: int) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "(e.g. companion tokami play Ada Ben Chloé)."))
     v.add_argument("players", nargs="+", metavar="NAME",
                    help=_("2 to 5 names, in turn order"))
-    v.add_argument("--rounds", type=whole(1, what="the number of rounds"), default=1,
+    v.add_argument("--rounds", type=whole(1, what=N_("the number of rounds")), default=1,
                    help=_("rounds to play; the totals decide (default 1)"))
     v.add_argument("--journal-dir", metavar="DIR",
                    help=_("where the journal goes (default ~/.local/share/companion)"))
