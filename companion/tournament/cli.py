@@ -434,7 +434,13 @@ def _send(args: argparse.Namespace, t: Tournament, number: int, board: int | Non
         bodies = pairing_bodies(t, t.round(number), board)
         if not bodies:
             raise TournamentError(_("round {round} has no game to send").format(round=number))
-        answers = send_pairings(mqtt_settings(config), key, bodies, wait_s=args.wait)
+        mqtt = mqtt_settings(config)
+        if mqtt.username and not mqtt.send_username:
+            print(_("warning: [mqtt] names no send_username: this command connects as the "
+                    "page's user {user}, and a club broker (one session per user) takes that "
+                    "session from the page while it sends; copy broker/tables/arbiter.toml "
+                    "again").format(user=mqtt.username), file=sys.stderr)
+        answers = send_pairings(mqtt, key, bodies, wait_s=args.wait)
     except (MqttMissing, OSError, TournamentError) as exc:
         text = exc.message if isinstance(exc, TournamentError) else oserrors.problem(exc)
         return _fail(_("round {round} is saved but not sent ({problem}): {again}").format(

@@ -407,3 +407,24 @@ def test_writers_at_once_take_turns_on_the_file(home: Path, tmp_path: Path) -> N
     assert sorted(p.name for p in t.players.values()) == [f"P{i}" for i in range(6)]
     assert sorted(t.players) == [1, 2, 3, 4, 5, 6]
     assert read_path(tmp_path / "Club-Cup.tournament.jsonl").intact
+
+
+def test_sending_as_the_pages_own_broker_user_is_warned_of(
+        home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An arbiter.toml copied before `send_username` existed: the command line would connect as
+    the page's user, which a club broker (one session per user) takes from the page; it says so
+    and how to mend it (the round is kept, the send fails here as no broker listens)."""
+    from tests.arbiter.broker import free_port
+
+    club(tmp_path)
+    assert run(["tournament", "pair", "Club Cup", "--dir", str(tmp_path)]) == 0
+    config = tmp_path / "arbiter.toml"
+    config.write_text(f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {free_port()}\n'
+                      'username = "arbiter"\npassword = "secret"\n', encoding="utf-8")
+    capsys.readouterr()
+    code = run(["tournament", "send", "Club Cup", "--round", "1", "--config", str(config),
+                "--wait", "1", "--dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "no send_username" in err and "arbiter" in err
+    assert "broker/tables/arbiter.toml" in err
