@@ -23,6 +23,7 @@ from typing import IO
 
 from companion import journal, registry
 from companion.files import fsync_dir
+from companion.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +168,8 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("archive", help="move old finished journals into a checked tarball")
-    p.add_argument("--before", required=True, help="journals last written before this date")
-    p.add_argument("--journal-dir", help="the journal folder (default from the config)")
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
+    p = sub.add_parser("archive", help=_("move old finished journals into a checked tarball"))
+    p.add_argument("--before", required=True, help=_("journals last written before this date"))
+    p.add_argument("--journal-dir", help=_("the journal folder (default from the config)"))
+    p.add_argument("--config", help=_("config file (default /etc/companion/config.toml)"))
     p.set_defaults(func=cmd_archive)

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion import __version__, oserrors
 from companion.config import config_for_command
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.scenario import MalformedInput
 
 
@@ -209,11 +209,50 @@ def _language(text: str) -> str:
 
     try:
         return i18n.check(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("no catalog for language {language}: choose {choices}").format(
+                language=repr(text), choices=", ".join(i18n.LANGUAGES))) from None
 
 
-LANG_HELP = "the players' language: en, fr or cs (default: [table] language, then LANG)"
+def _option_values(argv: Sequence[str], option: str) -> list[str]:
+    """What ``option`` is given in ``argv`` (``--lang fr`` or ``--lang=fr``), in order; what
+    follows ``--`` is not an option."""
+    values = []
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == option and i + 1 < len(argv):
+            values.append(argv[i + 1])
+        elif word.startswith(option + "="):
+            values.append(word[len(option) + 1:])
+    return values
+
+
+def language_of(argv: Sequence[str]) -> str | None:
+    """The language ``--help`` and argparse's refusals speak, chosen before the parsers are
+    built (their help is translated as they are built): as the command chooses it, ``--lang``
+    anywhere in ``argv`` (the last one, as argparse keeps it), then the ``[table] language`` of
+    the config (``--config`` or the default one), then None: the environment's.
+
+    An unknown ``--lang`` is passed over here; argparse refuses it in one line, as before. A
+    config that cannot be read is passed over too: the command that reads it says why."""
+    from companion import config, i18n
+
+    for value in reversed(_option_values(argv, "--lang")):
+        try:
+            return i18n.check(value)
+        except ValueError:
+            break
+    paths = _option_values(argv, "--config")
+    try:
+        language = str(config.load(paths[-1] if paths else None)["table"]["language"])
+    except (config.ConfigError, OSError):
+        return None
+    return language or None
+
+
+LANG_HELP = N_("the players' language: en, fr or cs (default: [table] language, then LANG)")
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -224,57 +263,74 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
             for child in action.choices.values():
                 if "--lang" not in child._option_string_actions:
                     child.add_argument("--lang", type=_language, default=argparse.SUPPRESS,
-                                       help=LANG_HELP)
+                                       help=_(LANG_HELP))
                 _add_lang(child)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, every help and description in the players' language.
+
+    They are translated with ``_()`` as the parsers are built, not marked with ``N_`` and
+    translated when help is printed: a command line builds its parsers once, after
+    :func:`main` has chosen the language (:func:`language_of`), argparse prints a help string
+    as it is (no formatter hook to translate it on the way), and the game kinds' own commands
+    are added by code that knows nothing of a later translation step. Built again after
+    another :func:`companion.i18n.use`, the parsers speak the new language. A help keeps
+    argparse's ``%(default)s`` placeholders (argparse %-formats it), so a translation keeps
+    them too and writes a literal percent sign as ``%%``; ``tests/test_help_translated.py``
+    checks both. argparse's own words (``usage:``, its refusals) come from the same catalogs
+    (:func:`companion.i18n.argparse_speaks`)."""
+    from companion import i18n
+
+    i18n.argparse_speaks()
     parser = argparse.ArgumentParser(
         prog="companion",
-        description="Keeps a Tamsk, Tantrix or Tokami table honest, timed and recorded.",
+        description=_("Keeps a Tamsk, Tantrix or Tokami table honest, timed and recorded."),
     )
-    parser.add_argument("--version", action="version", version=f"companion {__version__}")
-    parser.add_argument("--lang", type=_language, help=LANG_HELP)
+    parser.add_argument("--version", action="version", version=f"companion {__version__}",
+                        help=_("show program's version number and exit"))  # argparse's words
+    parser.add_argument("--lang", type=_language, help=_(LANG_HELP))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    p = sub.add_parser("simulate", help="run a scenario file or journal through the rules")
-    p.add_argument("file", help="a .jsonl scenario or a game journal")
-    p.add_argument("--json", action="store_true", help="print the final state as one JSON object")
+    p = sub.add_parser("simulate", help=_("run a scenario file or journal through the rules"))
+    p.add_argument("file", help=_("a .jsonl scenario or a game journal"))
+    p.add_argument("--json", action="store_true",
+                   help=_("print the final state as one JSON object"))
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("run", help="run the table daemon")
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
+    p = sub.add_parser("run", help=_("run the table daemon"))
+    p.add_argument("--config", help=_("config file (default /etc/companion/config.toml)"))
     p.add_argument("--backend", choices=["pi", "hub", "mock", "desktop"])
-    p.add_argument("--journal-dir", help="where journals go (default from the config)")
-    p.add_argument("--new-game", action="store_true", help="do not resume an unfinished game")
+    p.add_argument("--journal-dir", help=_("where journals go (default from the config)"))
+    p.add_argument("--new-game", action="store_true", help=_("do not resume an unfinished game"))
     p.add_argument(
         "--pins-from-stdin",
         action="store_true",
-        help="mock backend: drive the mock pins from JSON lines on stdin (tests)",
+        help=_("mock backend: drive the mock pins from JSON lines on stdin (tests)"),
     )
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("hub", help="the sensor hub: monitor its events, or hand it to its REPL")
+    p = sub.add_parser("hub", help=_("the sensor hub: monitor its events, or hand it to its REPL"))
     p.add_argument("action", choices=["monitor", "repl"])
-    p.add_argument("port", help="e.g. /dev/ttyACM0")
+    p.add_argument("port", help=_("e.g. /dev/ttyACM0"))
     p.set_defaults(func=cmd_hub)
 
-    p = sub.add_parser("config", help="show the configuration")
-    p.add_argument("--print-default", action="store_true", help="the built-in defaults as TOML")
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
+    p = sub.add_parser("config", help=_("show the configuration"))
+    p.add_argument("--print-default", action="store_true", help=_("the built-in defaults as TOML"))
+    p.add_argument("--config", help=_("config file (default /etc/companion/config.toml)"))
     p.set_defaults(func=cmd_config)
 
-    p = sub.add_parser("verify", help="check a journal's chain, signatures and rules")
-    p.add_argument("file", help="a game journal (.jsonl)")
-    p.add_argument("--key", help="the table's public key: a .pub file or the line "
-                   "`companion keys show` prints (default: the arbiter's enrolled keys)")
-    p.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
-    p.add_argument("--arbiter-key", help="the arbiter's public key, for corrections he "
-                   "appended on his laptop (default: this laptop's own arbiter key)")
-    p.add_argument("--config", help="config file (for the keyring's place)")
+    p = sub.add_parser("verify", help=_("check a journal's chain, signatures and rules"))
+    p.add_argument("file", help=_("a game journal (.jsonl)"))
+    p.add_argument("--key", help=_("the table's public key: a .pub file or the line "
+                   "`companion keys show` prints (default: the arbiter's enrolled keys)"))
+    p.add_argument("--keyring", help=_("the arbiter's keyring (default from the config)"))
+    p.add_argument("--arbiter-key", help=_("the arbiter's public key, for corrections he "
+                   "appended on his laptop (default: this laptop's own arbiter key)"))
+    p.add_argument("--config", help=_("config file (for the keyring's place)"))
     p.add_argument("--against", metavar="STATION_RECORD",
-                   help="the arbiter station's record of the table: is the journal whole?")
+                   help=_("the arbiter station's record of the table: is the journal whole?"))
     p.set_defaults(func=cmd_verify)
 
     from companion.keymap import add_command as add_keys_command
@@ -316,6 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args: argparse.Namespace | None = None
     try:
+        i18n.use(language_of(sys.argv[1:] if argv is None else argv))  # --help's language
         parser = build_parser()
         args = parser.parse_args(argv)
         i18n.use(args.lang)  # None: the environment's, until a config names one

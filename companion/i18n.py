@@ -139,3 +139,84 @@ def match_template(text: str, templates: Sequence[str]) -> tuple[str, dict[str, 
         if match is not None:
             return template, match.groupdict()
     return None
+
+
+# ------------------------------------------------------------------------- argparse's own words
+
+def argparse_speaks() -> None:
+    """argparse's own words (``usage:``, ``options``, ``show this help message and exit``, its
+    refusals: ``invalid choice: ...``, ``the following arguments are required: ...``) in the
+    players' language, from now on.
+
+    CPython's argparse takes them with ``from gettext import gettext as _, ngettext``: two
+    names of its module it calls as it builds a parser, prints help or refuses a command line.
+    ``gettext.gettext`` reads the global text domain, and only the environment chooses that
+    domain's language (``dgettext`` asks ``gettext.translation`` with no ``languages``):
+    pointing the global domain at our catalog would follow ``LANG`` but not ``--lang`` or
+    ``[table] language``, short of rewriting ``os.environ``, which every program the command
+    starts would inherit. So argparse's two names are pointed at :func:`_` and
+    :func:`ngettext` instead, which speak whatever :func:`use` chose; in English (no catalog)
+    they give each msgid back unchanged, as gettext did, and a msgid our catalog lacks (a newer
+    Python's) stays English. :data:`ARGPARSE_WORDS` and :func:`argparse_plurals` carry the
+    msgids so that the catalogs translate them. Calling this again changes nothing."""
+    import argparse
+
+    vars(argparse).update(_=_, ngettext=ngettext)
+
+
+#: The msgids argparse passes to ``gettext``: the union of Python 3.11's (read from this
+#: machine's Lib/argparse.py, 3.11.7) and 3.13's (read from a CPython 3.13 Lib/argparse.py).
+#: 3.12's source was not at hand: one of its msgids that is neither 3.11's nor 3.13's, if there
+#: is one, stays English. 3.13 added "%(heading)s:" (before it, the colon after a group's title
+#: is argparse's own, outside the catalog), the help of ``--version`` and the ``deprecated=``
+#: warnings. Most are refusals a user meets; the others (``conflicting subparser``, ``dest= is
+#: required``...) only a programmer's mistake shows, translated all the same.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("%(heading)s:"),
+    N_("positional arguments"),
+    N_("options"),
+    N_("subcommands"),
+    N_("show this help message and exit"),
+    N_("show program's version number and exit"),
+    N_(" (default: %(default)s)"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("%(prog)s: warning: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("unexpected option string: %s"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("argument \"-\" with mode %r"),
+    N_("command '%(parser_name)s' is deprecated"),
+    N_("option '%(option)s' is deprecated"),
+    N_("argument '%(argument_name)s' is deprecated"),
+    N_("%r is not callable"),
+    N_(".__call__() not defined"),
+    N_("conflicting subparser: %s"),
+    N_("conflicting subparser alias: %s"),
+    N_("cannot merge actions - two groups are named %r"),
+    N_("'required' is an invalid argument for positionals"),
+    N_("invalid option string %(option)r: must start with a character %(prefix_chars)r"),
+    N_("dest= is required for options like %r"),
+    N_("invalid conflict_resolution value: %r"),
+    N_("mutually exclusive arguments must be optional"),
+    N_("cannot have multiple subparser arguments"),
+)
+
+
+def argparse_plurals(n: int) -> tuple[str, str]:
+    """argparse's two words with a plural (3.11 to 3.13), for ``n``, in the players' language
+    (the place the catalogs take them from, and what the tests check)."""
+    return (ngettext("expected %s argument", "expected %s arguments", n),
+            ngettext("conflicting option string: %s", "conflicting option strings: %s", n))

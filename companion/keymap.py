@@ -92,9 +92,9 @@ def add_command(
     ``keys`` verbs may be added under the parser this returns."""
     p = sub.add_parser(
         "keys",
-        help="the keys of the table: keypad, terminal and window",
-        description="The keys of the table, the same on the keypad, in the terminal and in "
-        "the OLED window:\n\n" + table_text(),
+        help=_("the keys of the table: keypad, terminal and window"),
+        description=_("The keys of the table, the same on the keypad, in the terminal and in "
+                      "the OLED window:") + "\n\n" + table_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.set_defaults(func=_print_keys)

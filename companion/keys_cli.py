@@ -75,20 +75,23 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
-    p.add_argument("--journal-dir", help="the table's journal folder (default from the config)")
+    p.add_argument("--config", help=_("config file (default /etc/companion/config.toml)"))
+    p.add_argument("--journal-dir",
+                   help=_("the table's journal folder (default from the config)"))
     p.add_argument("--arbiter", action="store_true",
-                   help="the arbiter's key (on the arbiter's laptop) instead of the table's")
+                   help=_("the arbiter's key (on the arbiter's laptop) instead of the "
+                               "table's"))
 
 
 def add_verbs(p: argparse.ArgumentParser) -> None:
     """``keys init`` and ``keys show`` under the ``keys`` command (which, with no verb, prints
     the key map of :mod:`companion.keymap`)."""
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
-    v = verbs.add_parser("init", help="make the key (kept if it exists); print its public line")
+    v = verbs.add_parser(
+        "init", help=_("make the key (kept if it exists); print its public line"))
     _options(v)
     v.set_defaults(func=cmd_init)
-    v = verbs.add_parser("show", help="print the public line and the short fingerprint")
+    v = verbs.add_parser("show", help=_("print the public line and the short fingerprint"))
     _options(v)
     v.set_defaults(func=cmd_show)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import oserrors
+from companion.i18n import _
 
 #: The daemon's system user (systemd/companion.sysusers.conf, User= in companion.service).
 SERVICE_USER = "companion"
@@ -174,28 +175,29 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     p = sub.add_parser(
         "new-game",
-        help="start a new game at a table (any kind): ends the one in play, points the table at it",
+        help=_("start a new game at a table (any kind): ends the one in play, points the table "
+               "at it"),
     )
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
-    p.add_argument("--journal-dir", help="where journals go (default from the config)")
-    p.add_argument("--game", choices=registry.names(), help="the game (default from the config)")
+    p.add_argument("--config", help=_("config file (default /etc/companion/config.toml)"))
+    p.add_argument("--journal-dir", help=_("where journals go (default from the config)"))
+    p.add_argument("--game", choices=registry.names(), help=_("the game (default from the config)"))
     p.add_argument(
         "--players",
-        help="comma-separated, in seat order: two names (red, black), colours, or names",
+        help=_("comma-separated, in seat order: two names (red, black), colours, or names"),
     )
     p.add_argument("--round", type=whole(1, what="a round"),
-                   help="tournament round, recorded in the journal header")
-    p.add_argument("--table", type=table_number, help="table number (default from the config)")
-    p.add_argument("--level", type=int, choices=[1, 2, 3], help="hourglass game: level")
-    p.add_argument("--ruleset", choices=["adjusted", "original"], help="hourglass game: rules")
-    p.add_argument("--start", choices=["standard", "free"], help="hourglass game: start")
+                   help=_("tournament round, recorded in the journal header"))
+    p.add_argument("--table", type=table_number, help=_("table number (default from the config)"))
+    p.add_argument("--level", type=int, choices=[1, 2, 3], help=_("hourglass game: level"))
+    p.add_argument("--ruleset", choices=["adjusted", "original"], help=_("hourglass game: rules"))
+    p.add_argument("--start", choices=["standard", "free"], help=_("hourglass game: start"))
     p.add_argument(
         "--as-root",
         action="store_true",
-        help="run as root, write root-owned journals (a folder no service appends to: tests)",
+        help=_("run as root, write root-owned journals (a folder no service appends to: tests)"),
     )
-    p.add_argument("--red", help="red player's name (same as the first of --players)")
-    p.add_argument("--black", help="black player's name")
+    p.add_argument("--red", help=_("red player's name (same as the first of --players)"))
+    p.add_argument("--black", help=_("black player's name"))
     for kind in registry.kinds().values():  # each game's own options
         add_options = getattr(kind, "add_new_game_options", None)
         if add_options is not None:

@@ -435,109 +435,111 @@ def cmd_dispute(args: argparse.Namespace) -> int:
 
 
 def _serve_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help="config file (default /etc/companion/config.toml)")
+    p.add_argument("--config", help=_("config file (default /etc/companion/config.toml)"))
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to serve on (0.0.0.0 for spectators on the LAN)")
+                   help=_("address to serve on (0.0.0.0 for spectators on the LAN)"))
     p.add_argument("--port", type=int, default=8470)
-    p.add_argument("--log-dir", help="where arbiter-log.jsonl (every command) is kept")
+    p.add_argument("--log-dir", help=_("where arbiter-log.jsonl (every command) is kept"))
     p.add_argument("--tournament", default="", help=argparse.SUPPRESS)
-    p.add_argument("--dir", default=".", help="the arbiter's folder: the tournament files "
+    p.add_argument("--dir", default=".", help=_("the arbiter's folder: the tournament files "
                    "(every one is shown) and journals/, where the tables' journals are kept "
-                   "as they arrive (default .)")
-    p.add_argument("--tournament-file", help="one more tournament file to show")
-    p.add_argument("--tails-dir", help="where each table's last (seq, hash) is kept, for "
-                   "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)")
-    p.add_argument("--retained-dir", help="where the page keeps each table's last verified "
+                   "as they arrive (default .)"))
+    p.add_argument("--tournament-file", help=_("one more tournament file to show"))
+    p.add_argument("--tails-dir", help=_("where each table's last (seq, hash) is kept, for "
+                   "`companion verify --against` (default ~/.local/share/companion/arbiter/tails)"))
+    p.add_argument("--retained-dir", help=_("where the page keeps each table's last verified "
                    "status, state and results across its restarts "
-                   "(default ~/.local/share/companion/arbiter/retained)")
+                   "(default ~/.local/share/companion/arbiter/retained)"))
     p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                   help="a name the page is reached by, besides addresses and this machine's "
-                        "own names (repeatable)")
+                   help=_("a name the page is reached by, besides addresses and this machine's "
+                        "own names (repeatable)"))
 
 
 def add_commands(sub: Any) -> None:
     """Add ``arbiter`` and ``dispute`` to the ``companion`` command's subparsers."""
     from companion.argtypes import port, seconds, table_number, whole
 
-    p = sub.add_parser("arbiter", help="the arbiter's page, PIN hash, signed results, standings")
+    p = sub.add_parser("arbiter", help=_("the arbiter's page, PIN hash, signed results, standings"))
     _serve_options(p)
-    p.add_argument("--hash-pin", action="store_true", help="print the hash of a PIN and exit")
+    p.add_argument("--hash-pin", action="store_true", help=_("print the hash of a PIN and exit"))
     p.set_defaults(func=cmd_arbiter)
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
 
-    v = verbs.add_parser("serve", help="show every table live (the default)")
+    v = verbs.add_parser("serve", help=_("show every table live (the default)"))
     _serve_options(v)
     v.set_defaults(func=cmd_serve)
 
-    v = verbs.add_parser("hash-pin", help="the salted scrypt hash of a PIN for [arbiter] pin_hash")
-    v.add_argument("pin", nargs="?", help="the PIN (asked for when left out)")
+    v = verbs.add_parser("hash-pin",
+                         help=_("the salted scrypt hash of a PIN for [arbiter] pin_hash"))
+    v.add_argument("pin", nargs="?", help=_("the PIN (asked for when left out)"))
     v.add_argument("--write", metavar="CONFIG",
-                   help="put it into this config file (atomically, mode 0600) instead of printing")
+                   help=_("put it into this config file (atomically, mode 0600) instead of "
+                          "printing"))
     v.set_defaults(func=cmd_hash_pin)
 
-    v = verbs.add_parser("enroll", help="trust a table's key once its fingerprint is compared")
+    v = verbs.add_parser("enroll", help=_("trust a table's key once its fingerprint is compared"))
     v.add_argument("table", type=table_number,
-                   help="the table's number (as its journal header names it)")
-    v.add_argument("key", help="the table's public key: the line `companion keys show` prints, "
-                   "or its .pub file")
-    v.add_argument("--fingerprint", help="compare with this fingerprint (as the table's screen "
-                   "shows it) instead of asking")
-    v.add_argument("--replace", action="store_true", help="replace the table's enrolled key")
-    v.add_argument("--keyring", help="the keyring file (default from the config)")
+                   help=_("the table's number (as its journal header names it)"))
+    v.add_argument("key", help=_("the table's public key: the line `companion keys show` prints, "
+                   "or its .pub file"))
+    v.add_argument("--fingerprint", help=_("compare with this fingerprint (as the table's screen "
+                   "shows it) instead of asking"))
+    v.add_argument("--replace", action="store_true", help=_("replace the table's enrolled key"))
+    v.add_argument("--keyring", help=_("the keyring file (default from the config)"))
     v.add_argument("--config")
     v.set_defaults(func=cmd_enroll)
 
-    v = verbs.add_parser("broker-config", help="write a locked mosquitto setup for the club")
-    v.add_argument("dir", help="a new folder for mosquitto.conf, passwords, ACL and the CA")
+    v = verbs.add_parser("broker-config", help=_("write a locked mosquitto setup for the club"))
+    v.add_argument("dir", help=_("a new folder for mosquitto.conf, passwords, ACL and the CA"))
     v.add_argument("--tables", type=whole(1, what="the number of tables"), default=12,
-                   help="tables 1..N get a user (default 12)")
+                   help=_("tables 1..N get a user (default 12)"))
     v.add_argument("--host", action="append", default=[],
-                   help="the broker's name or address on the club's network (repeatable)")
+                   help=_("the broker's name or address on the club's network (repeatable)"))
     v.add_argument("--tls-port", type=port, default=8883)
     v.add_argument("--local-port", type=port, default=1883)
-    v.add_argument("--user", default="mosquitto", help="the user mosquitto runs as")
+    v.add_argument("--user", default="mosquitto", help=_("the user mosquitto runs as"))
     v.set_defaults(func=cmd_broker_config)
 
     def verified(v: argparse.ArgumentParser, *, key: bool = True) -> None:
         """The options of the verified reader of journals."""
-        v.add_argument("--dir", default=".", help="where the tournament files are (a game of "
-                       "a tournament is checked against its pairing; default .)")
+        v.add_argument("--dir", default=".", help=_("where the tournament files are (a game of "
+                       "a tournament is checked against its pairing; default .)"))
         if key:
-            v.add_argument("--key", help="the table's public key (default: the arbiter's "
-                           "keyring of enrolled tables)")
-        v.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+            v.add_argument("--key", help=_("the table's public key (default: the arbiter's "
+                           "keyring of enrolled tables)"))
+        v.add_argument("--keyring", help=_("the arbiter's keyring (default from the config)"))
         v.add_argument("--config")
 
-    v = verbs.add_parser("sign", help="sign a finished game's result with the arbiter's key "
-                         "(once its journal is verified)")
-    v.add_argument("journal", help="the game's journal")
+    v = verbs.add_parser("sign", help=_("sign a finished game's result with the arbiter's key "
+                         "(once its journal is verified)"))
+    v.add_argument("journal", help=_("the game's journal"))
     verified(v)
     v.set_defaults(func=cmd_sign)
 
-    v = verbs.add_parser("verify-result", help="check a signed result (and its journal)")
-    v.add_argument("file", help="a .result.json file")
-    v.add_argument("--journal", help="the journal it came from (default: beside it)")
-    v.add_argument("--key", help="the arbiter's public key (default: this laptop's own)")
+    v = verbs.add_parser("verify-result", help=_("check a signed result (and its journal)"))
+    v.add_argument("file", help=_("a .result.json file"))
+    v.add_argument("--journal", help=_("the journal it came from (default: beside it)"))
+    v.add_argument("--key", help=_("the arbiter's public key (default: this laptop's own)"))
     verified(v, key=False)
     v.set_defaults(func=cmd_verify_result)
 
-    v = verbs.add_parser("standings", help="the same as `companion tournament standings "
-                         "--journals`: the tournaments' standings, results from the journals")
-    v.add_argument("files", nargs="+", help="finished games' journals (or folders of them)")
-    v.add_argument("--tournament", default="", help="the tournament (default: the ones the "
-                   "journals name, in --dir)")
-    v.add_argument("--csv", help="write the standings as CSV here")
-    v.add_argument("--trf", help="write FIDE TRF-2016 here")
-    v.add_argument("--html", help="write printable standings here")
-    v.add_argument("--round", type=whole(1, what="a round"), help="after this round")
+    v = verbs.add_parser("standings", help=_("the same as `companion tournament standings "
+                         "--journals`: the tournaments' standings, results from the journals"))
+    v.add_argument("files", nargs="+", help=_("finished games' journals (or folders of them)"))
+    v.add_argument("--tournament", default="", help=_("the tournament (default: the ones the "
+                   "journals name, in --dir)"))
+    v.add_argument("--csv", help=_("write the standings as CSV here"))
+    v.add_argument("--trf", help=_("write FIDE TRF-2016 here"))
+    v.add_argument("--html", help=_("write printable standings here"))
+    v.add_argument("--round", type=whole(1, what="a round"), help=_("after this round"))
     verified(v)
     v.set_defaults(func=cmd_standings)
 
-    p = sub.add_parser("dispute", help="what happened around one moment of a game")
-    p.add_argument("file", help="a game's journal (of a game that tells disputes)")
+    p = sub.add_parser("dispute", help=_("what happened around one moment of a game"))
+    p.add_argument("file", help=_("a game's journal (of a game that tells disputes)"))
     p.add_argument("--at", required=True,
-                   help="seconds (212.5), game clock (3:32.5) or time of day (14:03:12)")
+                   help=_("seconds (212.5), game clock (3:32.5) or time of day (14:03:12)"))
     p.add_argument("--window", type=seconds, default=20.0,
-                   help="seconds each side (default 20)")
+                   help=_("seconds each side (default 20)"))
     verified(p)
     p.set_defaults(func=cmd_dispute)

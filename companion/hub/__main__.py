@@ -1,11 +1,5 @@
-"""Field tools for the sensor hub, until ``companion`` grows subcommands for them.
-
-    python -m companion.hub monitor /dev/ttyACM0   # print events and link changes
-    python -m companion.hub repl /dev/ttyACM0      # hand the hub back to its REPL
-
-``repl`` is the step before ``mpremote`` can reach a hub that is running the firmware:
-the firmware switches Ctrl-C off, so mpremote's usual interrupt does not work.
-"""
+"""Field tools for the sensor hub (``python -m companion.hub``): :data:`DESCRIPTION` says
+what they do, and is what ``--help`` shows, in the players' language."""
 
 from __future__ import annotations
 
@@ -15,6 +9,17 @@ import threading
 import time
 
 from companion.hub import UP, HubEvent, HubLink
+from companion.i18n import N_, _
+
+#: What the field tools are for (their ``--help``).
+DESCRIPTION = N_("""Field tools for the sensor hub, until ``companion`` grows subcommands for them.
+
+    python -m companion.hub monitor /dev/ttyACM0   # print events and link changes
+    python -m companion.hub repl /dev/ttyACM0      # hand the hub back to its REPL
+
+``repl`` is the step before ``mpremote`` can reach a hub that is running the firmware:
+the firmware switches Ctrl-C off, so mpremote's usual interrupt does not work.
+""")
 
 
 def monitor(port: str) -> int:
@@ -50,9 +55,9 @@ def repl(port: str, timeout: float = 5.0) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.hub", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m companion.hub", description=_(DESCRIPTION))
     parser.add_argument("command", choices=("monitor", "repl"))
-    parser.add_argument("port", help="serial device of the hub, e.g. /dev/ttyACM0")
+    parser.add_argument("port", help=_("serial device of the hub, e.g. /dev/ttyACM0"))
     args = parser.parse_args(argv)
     if args.command == "monitor":
         return monitor(args.port)
@@ -60,4 +65,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from companion import i18n
+
+    i18n.use()  # the environment's language (``companion hub`` has chosen it already)
+    i18n.argparse_speaks()
     sys.exit(main())

@@ -432,11 +432,12 @@ def _puzzle_size(text: str) -> int:
 
 def _lines_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", metavar="FILE",
-                   help="the lines to read (default: typed, or piped in)")
+                   help=_("the lines to read (default: typed, or piped in)"))
     p.add_argument("--table", action="store_true",
-                   help="play it on the keypad, as at the table (the desktop backend)")
+                   help=_("play it on the keypad, as at the table (the desktop backend)"))
     p.add_argument("--journal-dir", metavar="DIR",
-                   help="with --table: where the journal goes (default ~/.local/share/companion)")
+                   help=_("with --table: where the journal goes (default "
+                          "~/.local/share/companion)"))
 
 
 def _puzzle_arguments(p: argparse.ArgumentParser) -> None:
@@ -445,37 +446,38 @@ def _puzzle_arguments(p: argparse.ArgumentParser) -> None:
     puzzles = p.add_subparsers(dest="subverb", metavar="PUZZLE")
     puzzles.required = True
     d = puzzles.add_parser(
-        "discovery", help="lay tiles 1 to N in one loop of the colour of tile N's back",
-        description="Lay a Discovery puzzle: tiles 1 to N in one loop of the colour of tile N's "
+        "discovery", help=_("lay tiles 1 to N in one loop of the colour of tile N's back"),
+        description=_("Lay a Discovery puzzle: tiles 1 to N in one loop of the colour of tile N's "
         "back. One tile a line: its number, its cell as the map names it (row letter, column "
         "number: b2 for the first), its rotation 0-5 (e.g. 1 b2 0); -3 lifts tile 3. "
-        "Exit 0 once solved, 1 when the lines end first.")
+        "Exit 0 once solved, 1 when the lines end first."))
     d.add_argument("n", type=_puzzle_size, metavar="N",
-                   help=f"how many tiles ({SMALLEST} to {LARGEST})")
+                   help=_("how many tiles ({smallest} to {largest})").format(
+                       smallest=SMALLEST, largest=LARGEST))
     _lines_arguments(d)
     d.set_defaults(func=cmd_discovery)
     r = puzzles.add_parser(
-        "rainbow", help="the tiles of one back colour in a loop, or a pyramid with a line",
-        description="Lay a Rainbow puzzle: the tiles with one back colour; green and yellow "
+        "rainbow", help=_("the tiles of one back colour in a loop, or a pyramid with a line"),
+        description=_("Lay a Rainbow puzzle: the tiles with one back colour; green and yellow "
         "make one loop of their colour, white a loop of any colour, blue and red a pyramid "
-        "with one line through every tile. Lines as for discovery.")
+        "with one line through every tile. Lines as for discovery."))
     r.add_argument("colour", choices=PUZZLES, metavar="COLOUR",
-                   help=f"the back colour: {', '.join(PUZZLES)}")
+                   help=_("the back colour: {colours}").format(colours=", ".join(PUZZLES)))
     _lines_arguments(r)
     r.set_defaults(func=cmd_rainbow)
 
 
 def _journal_dir(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal-dir", metavar="DIR",
-                   help="where the journal goes (default ~/.local/share/companion)")
+                   help=_("where the journal goes (default ~/.local/share/companion)"))
 
 
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("colours", nargs="*", metavar="COLOUR",
-                   help="2 to 4 colours in seat order, the first starts (default: red yellow; "
-                   "the team game: red yellow red yellow)")
+                   help=_("2 to 4 colours in seat order, the first starts (default: red yellow; "
+                   "the team game: red yellow red yellow)"))
     p.add_argument("--hands", action="store_true",
-                   help="every draw is typed and the forced-space obligation enforced")
+                   help=_("every draw is typed and the forced-space obligation enforced"))
     _journal_dir(p)
     p.set_defaults(func=cmd_play)
 
@@ -484,30 +486,31 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     """Add ``companion tantrix ...``: Strategy, Solitaire, Gobble and the puzzles."""
     p = sub.add_parser(
         "tantrix",
-        help="Tantrix: play (Strategy), solitaire, gobble; puzzle discovery or rainbow",
-        description="Tantrix on the desktop keypad and screen, or a puzzle typed one tile a line.",
+        help=_("Tantrix: play (Strategy), solitaire, gobble; puzzle discovery or rainbow"),
+        description=_("Tantrix on the desktop keypad and screen, or a puzzle typed one tile a "
+                      "line."),
     )
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
     v = verbs.add_parser(
-        "play", help="a Strategy game on the desktop keypad",
-        description="A Tantrix Strategy game on the desktop keypad and screen "
-        "(e.g. companion tantrix play --hands red yellow red yellow: the team game).")
+        "play", help=_("a Strategy game on the desktop keypad"),
+        description=_("A Tantrix Strategy game on the desktop keypad and screen "
+        "(e.g. companion tantrix play --hands red yellow red yellow: the team game)."))
     _play_arguments(v)
-    v = verbs.add_parser("solitaire", help="Tantrix Solitaire on the desktop keypad",
-                         description="Tantrix Solitaire: every tile of the bag in one line "
-                         "(or one loop) of a colour.")
+    v = verbs.add_parser("solitaire", help=_("Tantrix Solitaire on the desktop keypad"),
+                         description=_("Tantrix Solitaire: every tile of the bag in one line "
+                         "(or one loop) of a colour."))
     v.add_argument("target", nargs="?", choices=["line", "loop"], default="line",
-                   help="what to make: line (default) or loop")
+                   help=_("what to make: line (default) or loop"))
     _journal_dir(v)
     v.set_defaults(func=cmd_solitaire)
-    v = verbs.add_parser("gobble", help="Gobble solo, or the Gobble race with 2-6 names",
-                         description="Tantrix Gobble on the desktop keypad: alone, or with 2 to "
-                         "6 names the race scorer.")
-    v.add_argument("names", nargs="*", metavar="NAME", help="2 to 6 players for the race")
+    v = verbs.add_parser("gobble", help=_("Gobble solo, or the Gobble race with 2-6 names"),
+                         description=_("Tantrix Gobble on the desktop keypad: alone, or with 2 to "
+                         "6 names the race scorer."))
+    v.add_argument("names", nargs="*", metavar="NAME", help=_("2 to 6 players for the race"))
     _journal_dir(v)
     v.set_defaults(func=cmd_gobble)
-    v = verbs.add_parser("puzzle", help="discovery N or rainbow COLOUR: typed, or on the keypad",
-                         description="A Tantrix puzzle typed one tile a line, or played on the "
-                         "keypad with --table.")
+    v = verbs.add_parser("puzzle", help=_("discovery N or rainbow COLOUR: typed, or on the keypad"),
+                         description=_("A Tantrix puzzle typed one tile a line, or played on the "
+                         "keypad with --table."))
     _puzzle_arguments(v)

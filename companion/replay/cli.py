@@ -193,35 +193,35 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
     p = sub.add_parser(
         "replay",
-        help="step through a recorded game; pictures, GIF, HTML",
-        description="Step through a journal, scenario or notation file move by move (keys in "
-        "a terminal; without one, every position is printed), or draw it.",
+        help=_("step through a recorded game; pictures, GIF, HTML"),
+        description=_("Step through a journal, scenario or notation file move by move (keys in "
+        "a terminal; without one, every position is printed), or draw it."),
     )
-    p.add_argument("file", help="a game journal, a .jsonl scenario or a notation file")
+    p.add_argument("file", help=_("a game journal, a .jsonl scenario or a notation file"))
     p.add_argument("--at", type=parse_at, metavar="MOVE|TIME",
-                   help="print one position: after move 12, or at 1:23.4 / 83.5s")
-    p.add_argument("--list", action="store_true", help="print the move list only")
-    p.add_argument("--png", metavar="DIR", help="write one PNG picture per move into DIR")
-    p.add_argument("--gif", metavar="FILE", help="write an animated GIF of the game")
+                   help=_("print one position: after move 12, or at 1:23.4 / 83.5s"))
+    p.add_argument("--list", action="store_true", help=_("print the move list only"))
+    p.add_argument("--png", metavar="DIR", help=_("write one PNG picture per move into DIR"))
+    p.add_argument("--gif", metavar="FILE", help=_("write an animated GIF of the game"))
     p.add_argument("--speed", type=_positive, metavar="X",
-                   help="GIF in real time X times faster (default: one frame per move)")
+                   help=_("GIF in real time X times faster (default: one frame per move)"))
     p.add_argument("--fps", type=_positive, default=2.0,
-                   help="real-time GIF: pictures per second between moves (default 2)")
+                   help=_("real-time GIF: pictures per second between moves (default 2)"))
     p.add_argument("--frame-ms", type=whole(1, what="milliseconds per move"), default=700,
                    metavar="MS",
-                   help="one-frame-per-move GIF: milliseconds per move (default 700)")
+                   help=_("one-frame-per-move GIF: milliseconds per move (default 700)"))
     p.add_argument("--html", metavar="FILE",
-                   help="write a self-contained HTML viewer (works offline)")
+                   help=_("write a self-contained HTML viewer (works offline)"))
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
         "notation",
-        help="write a game as plain text, one move a line",
-        description="Write a journal or scenario as readable text that `companion simulate` "
-        "and `companion replay` read back.",
+        help=_("write a game as plain text, one move a line"),
+        description=_("Write a journal or scenario as readable text that `companion simulate` "
+        "and `companion replay` read back."),
     )
-    p.add_argument("file", help="a game journal, a .jsonl scenario or a notation file")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    p.add_argument("file", help=_("a game journal, a .jsonl scenario or a notation file"))
+    p.add_argument("-o", "--output", metavar="FILE", help=_("write here instead of stdout"))
     p.set_defaults(func=cmd_notation)
 
 

@@ -85,28 +85,28 @@ def add_new_game_options(parser: argparse.ArgumentParser) -> None:
         "--challenge",
         choices=["red", "black"],
         metavar="OWNER",
-        help="Tamsk: a GIPF potential challenge: the colour of the potential's owner "
-        "(the other colour challenges)",
+        help=_("Tamsk: a GIPF potential challenge: the colour of the potential's owner "
+        "(the other colour challenges)"),
     )
     parser.add_argument(
         "--challenge-number",
         type=int,
         default=1,
-        help="Tamsk: which challenge of the GIPF game this is (default 1)",
+        help=_("Tamsk: which challenge of the GIPF game this is (default 1)"),
     )
     parser.add_argument(
         "--challenges-allowed",
         type=int,
         default=1,
-        help="Tamsk: challenges the players agreed on for the GIPF game (default 1)",
+        help=_("Tamsk: challenges the players agreed on for the GIPF game (default 1)"),
     )
     parser.add_argument(
         "--challenge-attempt",
         type=int,
         default=1,
-        help="Tamsk: the game number for this challenge (a tie makes another; default 1)",
+        help=_("Tamsk: the game number for this challenge (a tie makes another; default 1)"),
     )
-    parser.add_argument("--gipf", help="Tamsk: the GIPF game's name, for the record")
+    parser.add_argument("--gipf", help=_("Tamsk: the GIPF game's name, for the record"))
 
 
 def new_game_options(args: argparse.Namespace, config: dict[str, Any]) -> None:
@@ -141,24 +141,24 @@ def _positive(text: str) -> float:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add Tamsk's commands to ``companion``."""
-    p = sub.add_parser("demo", help="a scripted level-3 game on mock pins, OLED in the terminal")
+    p = sub.add_parser("demo", help=_("a scripted level-3 game on mock pins, OLED in the terminal"))
     p.add_argument("--speed", type=_positive, default=12.0,
-                   help="time compression (default 12)")
-    p.add_argument("--gif", help="where to write the OLED animation (default out/demo-oled.gif)")
+                   help=_("time compression (default 12)"))
+    p.add_argument("--gif", help=_("where to write the OLED animation (default out/demo-oled.gif)"))
     p.add_argument("--journal-dir",
-                   help="where the demo's journal goes (default a temp folder; with "
-                   "--interactive the --config's journal_dir, else ~/.local/share/companion)")
-    p.add_argument("--interactive", action="store_true", help="play yourself (desktop backend)")
+                   help=_("where the demo's journal goes (default a temp folder; with "
+                   "--interactive the --config's journal_dir, else ~/.local/share/companion)"))
+    p.add_argument("--interactive", action="store_true", help=_("play yourself (desktop backend)"))
     p.add_argument(
         "--window",
         action="store_true",
-        help="with --interactive: also show the OLED in a window (needs the desktop extra)",
+        help=_("with --interactive: also show the OLED in a window (needs the desktop extra)"),
     )
-    p.add_argument("--config", help="config file for --interactive")
+    p.add_argument("--config", help=_("config file for --interactive"))
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("calibrate", help="measure each hourglass's run time, save it")
-    p.add_argument("--config", help="config file to update (default /etc/companion/config.toml)")
+    p = sub.add_parser("calibrate", help=_("measure each hourglass's run time, save it"))
+    p.add_argument("--config", help=_("config file to update (default /etc/companion/config.toml)"))
     p.add_argument("--backend", choices=["pi", "mock", "desktop"])
     p.set_defaults(func=cmd_calibrate)
 

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import _
+
 
 def play_config(players: list[str], rounds: int) -> dict[str, Any]:
     """The built-in configuration set up for a Tokami table of ``players`` (in turn order)."""
@@ -40,19 +42,19 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     """Add ``companion tokami play``."""
     from companion.argtypes import whole
 
-    p = sub.add_parser("tokami", help="Tokami: play NAME NAME... on the desktop keypad",
-                       description="Tokami at the desktop keypad and screen.")
+    p = sub.add_parser("tokami", help=_("Tokami: play NAME NAME... on the desktop keypad"),
+                       description=_("Tokami at the desktop keypad and screen."))
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
     v = verbs.add_parser(
-        "play", help="a game on the desktop keypad (2 to 5 players)",
-        description="A Tokami game on the desktop keypad and screen, with the block set of the "
+        "play", help=_("a game on the desktop keypad (2 to 5 players)"),
+        description=_("A Tokami game on the desktop keypad and screen, with the block set of the "
         "box (9 of each colour); the first name plays first "
-        "(e.g. companion tokami play Ada Ben Chloé).")
+        "(e.g. companion tokami play Ada Ben Chloé)."))
     v.add_argument("players", nargs="+", metavar="NAME",
-                   help="2 to 5 names, in turn order")
+                   help=_("2 to 5 names, in turn order"))
     v.add_argument("--rounds", type=whole(1, what="the number of rounds"), default=1,
-                   help="rounds to play; the totals decide (default 1)")
+                   help=_("rounds to play; the totals decide (default 1)"))
     v.add_argument("--journal-dir", metavar="DIR",
-                   help="where the journal goes (default ~/.local/share/companion)")
+                   help=_("where the journal goes (default ~/.local/share/companion)"))
     v.set_defaults(func=cmd_play)

@@ -823,28 +823,29 @@ def settings_options(v: Any, *, new: bool) -> None:
     """The settings' options (``new`` and ``settings``)."""
     from companion.tournament.fide.tiebreaks import CODES
 
-    v.add_argument("--tiebreaks", help="the tie-breaks in order, comma separated: "
-                   + ", ".join(CODES) + ", game:<column> (default: the game's own columns)")
+    v.add_argument("--tiebreaks", help=_(
+        "the tie-breaks in order, comma separated: {codes}, game:<column> (default: the "
+        "game's own columns)").format(codes=", ".join(CODES)))
     v.add_argument("--bye-points", type=float, choices=(0.0, 0.5, 1.0),
-                   help="the pairing-allocated bye's points (default 1)")
+                   help=_("the pairing-allocated bye's points (default 1)"))
     v.add_argument("--late-points", type=float, choices=(0.0, 0.5),
-                   help="what a late entrant scores for each round he missed (default 0)")
-    v.add_argument("--max-byes", type=int, help="requested byes a player may take (default 1)")
-    v.add_argument("--bye-rounds-closed", help="rounds without requested byes (4,5)")
+                   help=_("what a late entrant scores for each round he missed (default 0)"))
+    v.add_argument("--max-byes", type=int, help=_("requested byes a player may take (default 1)"))
+    v.add_argument("--bye-rounds-closed", help=_("rounds without requested byes (4,5)"))
     v.add_argument("--first-table", type=int,
-                   help="the table that plays board 1 (board b: table FIRST + b - 1)")
+                   help=_("the table that plays board 1 (board b: table FIRST + b - 1)"))
     v.add_argument("--first-colour", choices=("white", "black"),
-                   help="the colour of the top-ranked player in round 1 (default white)")
+                   help=_("the colour of the top-ranked player in round 1 (default white)"))
     v.add_argument("--rated-default", type=int,
-                   help="the rating that stands for the unrated (default 0)")
+                   help=_("the rating that stands for the unrated (default 0)"))
     if new:
         v.add_argument("--double", action="store_true",
-                       help="a double round robin (each pair twice, colours reversed)")
+                       help=_("a double round robin (each pair twice, colours reversed)"))
     for option, help_ in (("--city", "022"), ("--host-federation", "032"),
                           ("--start-date", "042, YYYY/MM/DD"), ("--end-date", "052"),
                           ("--chief-arbiter", "102"), ("--time-control", "122")):
-        v.add_argument(option, help=f"the TRF's line {help_}")
-    v.add_argument("--deputy", action="append", help="a deputy arbiter (TRF 112; repeat)")
+        v.add_argument(option, help=_("the TRF's line {line}").format(line=help_))
+    v.add_argument("--deputy", action="append", help=_("a deputy arbiter (TRF 112; repeat)"))
 
 
 def add_commands(sub: Any) -> None:
@@ -852,7 +853,7 @@ def add_commands(sub: Any) -> None:
     from companion import registry
     from companion.tournament.model import SYSTEMS
 
-    p = sub.add_parser("tournament", help="a club tournament: players, pairings, standings")
+    p = sub.add_parser("tournament", help=_("a club tournament: players, pairings, standings"))
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     def verb(name: str, func: Callable[[argparse.Namespace], int], help_: str, *,
@@ -861,188 +862,188 @@ def add_commands(sub: Any) -> None:
         if parser is not None:
             v.__class__ = parser
         if tournament:
-            v.add_argument("tournament", help="its name (or its .tournament.jsonl file)")
-        v.add_argument("--dir", default=".", help="where the tournament file is kept "
-                                                  "(beside the journals; default .)")
-        v.add_argument("--config", help="the arbiter's config (default "
-                                        "/etc/companion/config.toml): [arbiter] key_file")
+            v.add_argument("tournament", help=_("its name (or its .tournament.jsonl file)"))
+        v.add_argument("--dir", default=".", help=_("where the tournament file is kept "
+                                                  "(beside the journals; default .)"))
+        v.add_argument("--config", help=_("the arbiter's config (default "
+                                        "/etc/companion/config.toml): [arbiter] key_file"))
         if arbiter:
-            v.add_argument("--arbiter-key", help="the arbiter's public key the tournament file "
-                                                 "is checked against (default: this laptop's)")
+            v.add_argument("--arbiter-key", help=_("the arbiter's public key the tournament file "
+                                                 "is checked against (default: this laptop's)"))
         v.set_defaults(func=_guard(func))
         return v
 
     def journal_keys(v: Any) -> None:
-        v.add_argument("--key", help="one table's public key the journals must be signed by "
-                                     "(default: the arbiter's keyring of enrolled tables)")
-        v.add_argument("--keyring", help="the arbiter's keyring (default from the config)")
+        v.add_argument("--key", help=_("one table's public key the journals must be signed by "
+                                     "(default: the arbiter's keyring of enrolled tables)"))
+        v.add_argument("--keyring", help=_("the arbiter's keyring (default from the config)"))
 
-    v = verb("new", cmd_new, "make a tournament file", tournament=False, arbiter=False)
+    v = verb("new", cmd_new, _("make a tournament file"), tournament=False, arbiter=False)
     v.add_argument("name")
     v.add_argument("--game", required=True, choices=registry.names())
     v.add_argument("--system", required=True, choices=SYSTEMS)
     v.add_argument("--rounds", required=True, type=int)
     settings_options(v, new=True)
 
-    v = verb("add-player", cmd_add_player, "enter a player (after round 1: a late entry)")
+    v = verb("add-player", cmd_add_player, _("enter a player (after round 1: a late entry)"))
     v.add_argument("name")
     v.add_argument("--rating", type=int)
     v.add_argument("--club")
-    v.add_argument("--title", help="GM, IM, FM, CM, WGM, WIM, WFM, WCM")
+    v.add_argument("--title", help=_("GM, IM, FM, CM, WGM, WIM, WFM, WCM"))
     v.add_argument("--sex", choices=("m", "w"))
-    v.add_argument("--federation", help="three capital letters (CZE)")
+    v.add_argument("--federation", help=_("three capital letters (CZE)"))
     v.add_argument("--fide-id", type=int)
-    v.add_argument("--birth", help="YYYY/MM/DD or YYYY")
+    v.add_argument("--birth", help=_("YYYY/MM/DD or YYYY"))
     v.add_argument("--from", dest="from_round", type=int,
-                   help="a late entry: the first round he is paired in (default: the next)")
-    v.add_argument("--why", help="the reason, kept in the file")
+                   help=_("a late entry: the first round he is paired in (default: the next)"))
+    v.add_argument("--why", help=_("the reason, kept in the file"))
 
-    v = verb("settings", cmd_settings, "change the tournament's settings (tie-breaks and "
-             "pairing rules until round 1; byes, tables and the event's words any time)")
+    v = verb("settings", cmd_settings, _("change the tournament's settings (tie-breaks and "
+             "pairing rules until round 1; byes, tables and the event's words any time)"))
     settings_options(v, new=False)
-    v.add_argument("--why", help="the reason, kept in the file")
+    v.add_argument("--why", help=_("the reason, kept in the file"))
 
-    for name, help_ in (("bye", "a player asks for a bye (½ or 0 point) in a round not yet "
-                                "paired"),
-                        ("bye-cancel", "take a requested bye back")):
+    for name, help_ in (("bye", _("a player asks for a bye (½ or 0 point) in a round not yet "
+                                  "paired")),
+                        ("bye-cancel", _("take a requested bye back"))):
         v = verb(name, cmd_bye, help_)
-        v.add_argument("player", help="name or entry number")
-        v.add_argument("--round", type=int, help="default: the next to pair")
+        v.add_argument("player", help=_("name or entry number"))
+        v.add_argument("--round", type=int, help=_("default: the next to pair"))
         if name == "bye":
             v.add_argument("--points", type=float, default=0.5, choices=(0.5, 0.0),
-                           help="0.5 (default) or 0")
-        v.add_argument("--why", help="the reason, kept in the file")
+                           help=_("0.5 (default) or 0"))
+        v.add_argument("--why", help=_("the reason, kept in the file"))
 
-    v = verb("unpair", cmd_unpair, "take the last round back while none of its results is in")
-    v.add_argument("--why", help="the reason, kept in the file")
+    v = verb("unpair", cmd_unpair, _("take the last round back while none of its results is in"))
+    v.add_argument("--why", help=_("the reason, kept in the file"))
 
-    v = verb("repair", cmd_repair, "change the last round by hand (a swap, a colour change or "
-             "a whole manual pairing), warned of each FIDE criterion it breaks")
+    v = verb("repair", cmd_repair, _("change the last round by hand (a swap, a colour change or "
+             "a whole manual pairing), warned of each FIDE criterion it breaks"))
     v.add_argument("--swap", nargs=2, metavar=("A", "B"),
-                   help="two players (names or entry numbers) change places")
+                   help=_("two players (names or entry numbers) change places"))
     v.add_argument("--colours", type=int, metavar="BOARD",
-                   help="the board whose players change colours (who moves first)")
-    v.add_argument("--pairs", help='the whole round: "A-B,C-D,..." (first mover first)')
-    v.add_argument("--bye", help="with --pairs: the player given the pairing-allocated bye")
-    v.add_argument("--why", help="the reason, kept in the file")
+                   help=_("the board whose players change colours (who moves first)"))
+    v.add_argument("--pairs", help=_('the whole round: "A-B,C-D,..." (first mover first)'))
+    v.add_argument("--bye", help=_("with --pairs: the player given the pairing-allocated bye"))
+    v.add_argument("--why", help=_("the reason, kept in the file"))
 
-    v = verb("lots", cmd_lots, "a round robin's starting numbers drawn by lot (before round "
-             "1; the seed is kept so the draw can be checked)")
-    v.add_argument("--seed", help="the draw's seed (default: a random one)")
-    v.add_argument("--why", help="the reason, kept in the file")
+    v = verb("lots", cmd_lots, _("a round robin's starting numbers drawn by lot (before round "
+             "1; the seed is kept so the draw can be checked)"))
+    v.add_argument("--seed", help=_("the draw's seed (default: a random one)"))
+    v.add_argument("--why", help=_("the reason, kept in the file"))
 
-    v = verb("import-trf", cmd_import_trf, "a tournament file from a TRF-2016 (Swiss Manager, "
-             "Vega): players, numbers, rounds, results, byes, withdrawals", tournament=False,
+    v = verb("import-trf", cmd_import_trf, _("a tournament file from a TRF-2016 (Swiss Manager, "
+             "Vega): players, numbers, rounds, results, byes, withdrawals"), tournament=False,
              arbiter=False)
-    v.add_argument("file", help="the TRF file")
+    v.add_argument("file", help=_("the TRF file"))
     v.add_argument("--game", required=True, choices=registry.names())
-    v.add_argument("--name", help="the tournament's name (default: the TRF's 012 line)")
-    v.add_argument("--tiebreaks", help="the tie-breaks in order (default: the game's own)")
+    v.add_argument("--name", help=_("the tournament's name (default: the TRF's 012 line)"))
+    v.add_argument("--tiebreaks", help=_("the tie-breaks in order (default: the game's own)"))
 
-    for name, help_ in (("withdraw", "a player leaves a Swiss tournament from a round on"),
-                        ("reinstate", "a withdrawn player comes back from a round on")):
+    for name, help_ in (("withdraw", _("a player leaves a Swiss tournament from a round on")),
+                        ("reinstate", _("a withdrawn player comes back from a round on"))):
         v = verb(name, cmd_withdraw, help_)
-        v.add_argument("player", help="name or entry number")
+        v.add_argument("player", help=_("name or entry number"))
         v.add_argument("--from", dest="from_round", type=int,
-                       help="the first round concerned (default: the next to pair)")
-        v.add_argument("--why", help="the reason, kept in the file")
+                       help=_("the first round concerned (default: the next to pair)"))
+        v.add_argument("--why", help=_("the reason, kept in the file"))
 
-    v = verb("pair", cmd_pair, "pair the next round and print it")
+    v = verb("pair", cmd_pair, _("pair the next round and print it"))
     v.add_argument("--engine", choices=("bbpPairings", "javafo"),
-                   help="pair with this FIDE-endorsed engine instead of the built-in Dutch "
-                        "system (never a fallback: refused when it is not found)")
+                   help=_("pair with this FIDE-endorsed engine instead of the built-in Dutch "
+                        "system (never a fallback: refused when it is not found)"))
     v.add_argument("--engine-path",
-                   help="bbpPairings' program (default: $BBP_PAIRINGS, then the PATH) or "
-                        "JaVaFo's jar (default: $JAVAFO_JAR)")
-    v.add_argument("--pairs", help='pair the round by hand: "A-B,C-D,..." (names or entry '
-                   "numbers, first mover first), warned of each FIDE criterion it breaks")
-    v.add_argument("--bye", help="with --pairs: the player given the pairing-allocated bye")
-    v.add_argument("--why", help="with --pairs: the reason, kept in the file")
+                   help=_("bbpPairings' program (default: $BBP_PAIRINGS, then the PATH) or "
+                        "JaVaFo's jar (default: $JAVAFO_JAR)"))
+    v.add_argument("--pairs", help=_('pair the round by hand: "A-B,C-D,..." (names or entry '
+                   "numbers, first mover first), warned of each FIDE criterion it breaks"))
+    v.add_argument("--bye", help=_("with --pairs: the player given the pairing-allocated bye"))
+    v.add_argument("--why", help=_("with --pairs: the reason, kept in the file"))
     v.add_argument("--send", action="store_true",
-                   help="send each pairing to its table over MQTT (signed with the arbiter's "
-                        "key; [mqtt] of --config)")
+                   help=_("send each pairing to its table over MQTT (signed with the arbiter's "
+                        "key; [mqtt] of --config)"))
     v.add_argument("--wait", type=float, default=5.0,
-                   help="seconds to wait for the tables' answers (default 5)")
+                   help=_("seconds to wait for the tables' answers (default 5)"))
 
-    v = verb("send", cmd_send, "send a paired round's pairings to the tables (again)")
+    v = verb("send", cmd_send, _("send a paired round's pairings to the tables (again)"))
     v.add_argument("--round", type=int, required=True)
-    v.add_argument("--board", type=int, help="only this board's")
+    v.add_argument("--board", type=int, help=_("only this board's"))
     v.add_argument("--wait", type=float, default=5.0)
 
     from companion.tournament import demo
 
-    v = verb("demo", demo.cmd_demo, "a whole small club evening on this machine (mosquitto, "
-             "tables, rounds, page, exports)", tournament=False, arbiter=False)
+    v = verb("demo", demo.cmd_demo, _("a whole small club evening on this machine (mosquitto, "
+             "tables, rounds, page, exports)"), tournament=False, arbiter=False)
     demo.add_arguments(v)
 
-    v = verb("result", cmd_result, "record a game's result by hand", parser=_ResultParser)
+    v = verb("result", cmd_result, _("record a game's result by hand"), parser=_ResultParser)
     v.add_argument("--round", type=int, required=True)
-    v.add_argument("--board", type=int, help="the board (as on the round sheet)")
-    v.add_argument("--table", type=int, help="or the table that played it")
-    v.add_argument("result", help="1-0, 0-1, ½-½ (=, draw), +-, -+ (forfeits), -- or 0-0 "
-                                  "(both forfeit); the first mover's side first")
-    v.add_argument("--score", help="the game's score A:B (first mover's first)")
-    v.add_argument("--reason", help="the game's reason (docs/tournament.md lists them)")
+    v.add_argument("--board", type=int, help=_("the board (as on the round sheet)"))
+    v.add_argument("--table", type=int, help=_("or the table that played it"))
+    v.add_argument("result", help=_("1-0, 0-1, ½-½ (=, draw), +-, -+ (forfeits), -- or 0-0 "
+                                  "(both forfeit); the first mover's side first"))
+    v.add_argument("--score", help=_("the game's score A:B (first mover's first)"))
+    v.add_argument("--reason", help=_("the game's reason (docs/tournament.md lists them)"))
     v.add_argument("--replace", metavar="WHY",
-                   help="replace the result recorded already, saying why")
+                   help=_("replace the result recorded already, saying why"))
 
-    v = verb("import", cmd_import, "record results from finished games' journals (verified)")
-    v.add_argument("journals", nargs="+", help="journals, or folders of them")
+    v = verb("import", cmd_import, _("record results from finished games' journals (verified)"))
+    v.add_argument("journals", nargs="+", help=_("journals, or folders of them"))
     v.add_argument("--replace", metavar="WHY",
-                   help="replace results recorded already, saying why")
+                   help=_("replace results recorded already, saying why"))
     journal_keys(v)
 
-    v = verb("collect", cmd_collect, "record the results of every journal in folders copied "
-             "from the tables (USB stick, scp), for every tournament in --dir",
+    v = verb("collect", cmd_collect, _("record the results of every journal in folders copied "
+             "from the tables (USB stick, scp), for every tournament in --dir"),
              tournament=False)
-    v.add_argument("folders", nargs="+", help="folders (or journals) copied from the tables")
+    v.add_argument("folders", nargs="+", help=_("folders (or journals) copied from the tables"))
     v.add_argument("--replace", metavar="WHY",
-                   help="replace results recorded already, saying why")
+                   help=_("replace results recorded already, saying why"))
     journal_keys(v)
 
-    v = verb("show", cmd_show, "players and rounds")
+    v = verb("show", cmd_show, _("players and rounds"))
     v.add_argument("--key", help=argparse.SUPPRESS)
     v.set_defaults(key_is_arbiter=True)
 
-    v = verb("standings", cmd_standings, "standings: points, then the tie-breaks",
+    v = verb("standings", cmd_standings, _("standings: points, then the tie-breaks"),
              tournament=False)
-    v.add_argument("tournament", nargs="?", help="its name or file (or use --journals)")
+    v.add_argument("tournament", nargs="?", help=_("its name or file (or use --journals)"))
     v.add_argument("--journals", nargs="+",
-                   help="count the results these finished games' journals give (verified), "
-                        "for their tournaments in --dir")
-    v.add_argument("--round", type=int, help="after this round (default: the last paired)")
-    v.add_argument("--csv", help="write the standings as CSV here")
-    v.add_argument("--html", help="write printable standings here")
-    v.add_argument("--trf", help="write FIDE TRF-2016 here")
+                   help=_("count the results these finished games' journals give (verified), "
+                        "for their tournaments in --dir"))
+    v.add_argument("--round", type=int, help=_("after this round (default: the last paired)"))
+    v.add_argument("--csv", help=_("write the standings as CSV here"))
+    v.add_argument("--html", help=_("write printable standings here"))
+    v.add_argument("--trf", help=_("write FIDE TRF-2016 here"))
     journal_keys(v)
 
-    v = verb("sheet", cmd_sheet, "a printout: the round sheet, the pairing or result list, "
-             "the standings, the cross table or the wall chart (as text, or --html to print)")
-    v.add_argument("--round", type=int, help="the round (of the pairings or results), or "
-                                              "after it (the others); default: the last paired")
+    v = verb("sheet", cmd_sheet, _("a printout: the round sheet, the pairing or result list, "
+             "the standings, the cross table or the wall chart (as text, or --html to print)"))
+    v.add_argument("--round", type=int, help=_("the round (of the pairings or results), or "
+                                              "after it (the others); default: the last paired"))
     v.add_argument("--kind", default="round", choices=SHEETS,
-                   help="round: pairings, results and standings after the round (default)")
-    v.add_argument("--html", help="write it here as a page ready to print (A4)")
+                   help=_("round: pairings, results and standings after the round (default)"))
+    v.add_argument("--html", help=_("write it here as a page ready to print (A4)"))
 
-    v = verb("history", cmd_history, "the trail: every change, when, who, what and why")
-    v.add_argument("--key", help="the arbiter's public key (as --arbiter-key)")
+    v = verb("history", cmd_history, _("the trail: every change, when, who, what and why"))
+    v.add_argument("--key", help=_("the arbiter's public key (as --arbiter-key)"))
     v.set_defaults(key_is_arbiter=True)
 
-    v = verb("verify", cmd_verify, "check the tournament file's chain and signatures (as "
-             "`companion verify`) and each result's journal when it is here")
-    v.add_argument("--key", help="the arbiter's public key (as --arbiter-key)")
-    v.add_argument("--keyring", help="the tables' keyring, for the journals")
+    v = verb("verify", cmd_verify, _("check the tournament file's chain and signatures (as "
+             "`companion verify`) and each result's journal when it is here"))
+    v.add_argument("--key", help=_("the arbiter's public key (as --arbiter-key)"))
+    v.add_argument("--keyring", help=_("the tables' keyring, for the journals"))
     v.set_defaults(key_is_arbiter=True)
 
-    v = verb("upgrade", cmd_upgrade, "make the signed file of a version 1 .tournament.json",
+    v = verb("upgrade", cmd_upgrade, _("make the signed file of a version 1 .tournament.json"),
              tournament=False, arbiter=False)
-    v.add_argument("old", help="the version 1 file")
+    v.add_argument("old", help=_("the version 1 file"))
 
-    v = verb("correct", cmd_correct, "an arbiter's correction to a finished game's journal "
-             "(after the PIN)", tournament=False, arbiter=False)
+    v = verb("correct", cmd_correct, _("an arbiter's correction to a finished game's journal "
+             "(after the PIN)"), tournament=False, arbiter=False)
     v.add_argument("journal")
-    v.add_argument("--what", required=True, help="the correction (see docs/tournament.md)")
-    v.add_argument("--reason", required=True, help="why: every correction says why")
+    v.add_argument("--what", required=True, help=_("the correction (see docs/tournament.md)"))
+    v.add_argument("--reason", required=True, help=_("why: every correction says why"))
     v.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="a field of the correction (tile=17, player=yellow, ...)")
-    v.add_argument("--pin-stdin", action="store_true", help="read the PIN from standard input")
+                   help=_("a field of the correction (tile=17, player=yellow, ...)"))
+    v.add_argument("--pin-stdin", action="store_true", help=_("read the PIN from standard input"))

@@ -545,11 +545,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def add_arguments(v: argparse.ArgumentParser) -> None:
-    v.add_argument("--out", help="a new (empty) folder for everything (default: a new temporary "
-                                 "folder, printed)")
-    v.add_argument("--seed", type=int, default=2026, help="the players' dice (same seed, same "
-                                                          "evening)")
-    v.add_argument("--host", default="127.0.0.1", help="the page's address")
-    v.add_argument("--port", type=int, default=8470, help="the page's port (0: any free one)")
+    v.add_argument("--out", help=_("a new (empty) folder for everything (default: a new "
+                                   "temporary folder, printed)"))
+    v.add_argument("--seed", type=int, default=2026,
+                   help=_("the players' dice (same seed, same evening)"))
+    v.add_argument("--host", default="127.0.0.1", help=_("the page's address"))
+    v.add_argument("--port", type=int, default=8470,
+                   help=_("the page's port (0: any free one)"))
     v.add_argument("--linger", type=float, default=0.0,
-                   help="keep the page up this many seconds after the last round")
+                   help=_("keep the page up this many seconds after the last round"))

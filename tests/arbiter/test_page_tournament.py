@@ -233,7 +233,7 @@ def test_every_arbiter_control_on_the_page_is_a_signed_record_of_the_file(
     assert control(session, "bye", player="Éva Šťastná", points=0)[0] == 200
     assert control(session, "bye-cancel", player="Éva Šťastná")[0] == 200
     status, answer = control(session, "pair")
-    assert status == 200 and "round 1 paired (dutch)" in answer["detail"]
+    assert status == 200 and "round 1 paired (FIDE Dutch system)" in answer["detail"]
     assert control(session, "colours", board=1)[1]["warnings"]
     assert control(session, "unpair", why="wrong ratings")[0] == 200
     assert control(session, "pair")[0] == 200
@@ -256,7 +256,7 @@ def test_every_arbiter_control_on_the_page_is_a_signed_record_of_the_file(
     assert status == 200 and any("C1:" in w for w in answer["warnings"])
     names = [t.players[p].name for p in (g.first, g.second)]
     status, answer = control(session, "pairs", pairs="-".join(names))
-    assert status == 200 and "paired again (manual)" in answer["detail"]
+    assert status == 200 and "paired again (by hand)" in answer["detail"]
     status, answer = control(session, "lots", seed="x")
     assert status == 409 and "numbers by lot are for a round robin" in answer["detail"]
     status, answer = control(session, "nothing")
