@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from types import ModuleType
 
-from companion import i18n
+from companion import i18n, registry
 from companion.i18n import N_, _, match_template
 
 #: Every English answer of the tables (most specific first: the first template that matches
@@ -130,12 +131,10 @@ _DONE = (N_("{what}: done"), N_("{what}: queued behind a glass in motion"))
 
 
 def _correction_name(game: object, what: str) -> str:
-    """A correction's journal name (``take-back``) as its game's words say it, else as it is
-    (the name the page's form offers)."""
-    if game not in ("tamsk", "tantrix"):
-        return what
-    kinds = getattr(importlib.import_module(f"companion.{game}.correction_words"), "KINDS", {})
-    return _(kinds[what]) if what in kinds else what
+    """A correction's journal name (``take-back``) as its game's words say it (their
+    ``KINDS``), else as it is (the name the page's form offers)."""
+    kinds = getattr(_words_of(game, "correction_words"), "KINDS", None)
+    return _(kinds[what]) if isinstance(kinds, dict) and what in kinds else what
 
 
 def _problem(problem: str) -> str:
@@ -146,23 +145,25 @@ def _problem(problem: str) -> str:
     return _(template).format(**values)
 
 
+def _words_of(game: object, module: str) -> ModuleType | None:
+    """A registered game's words module (``companion.<game>.<module>``), or None."""
+    if not isinstance(game, str) or game not in registry.names():
+        return None
+    try:
+        return importlib.import_module(f"companion.{game}.{module}")
+    except ImportError:
+        return None
+
+
 def _game_words(game: object) -> Callable[[str], str]:
-    """The game's words for its refused corrections (English in, the page's language out; as
-    it came when they do not know it), or the text as it is."""
-    modules = {"tamsk": "companion.tamsk.correction_words",
-               "tantrix": "companion.tantrix.correction_words",
-               "tokami": "companion.tokami.words"}
-    name = modules.get(game) if isinstance(game, str) else None
-    if name is None:
-        return str
-    say = getattr(importlib.import_module(name), "correction_refusal_in_words", None)
-    if not callable(say):
-        return str
-
-    def said(text: str) -> str:
-        return str(say(text))
-
-    return said
+    """The game's words for its refused corrections (``correction_refusal_in_words``, in its
+    ``correction_words`` or its ``words``: English in, the page's language out, as it came
+    when they do not know it), or the text as it is."""
+    for module in ("correction_words", "words"):
+        say = getattr(_words_of(game, module), "correction_refusal_in_words", None)
+        if callable(say):
+            return lambda text: str(say(text))
+    return str
 
 
 #: The kinds of a table's messages (MQTT topics), as an alert about one names them.
