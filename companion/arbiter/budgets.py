@@ -37,6 +37,7 @@ from aiohttp.web_exceptions import HTTPRequestEntityTooLarge
 
 from companion.arbiter.httpguard import client_key
 from companion.arbiter.sessions import ArbiterSessions
+from companion.i18n import _
 
 
 @dataclass(frozen=True)
@@ -96,14 +97,14 @@ class ClientBudgets:
         if stream:
             if mine >= b.streams_per_client or self.in_use[kind] >= b.streams - b.reserved_streams:
                 self.refused[kind] += 1
-                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, "too many live streams open")
+                return refusal(HTTPStatus.SERVICE_UNAVAILABLE, _("too many live streams open"))
         elif mine >= b.requests_per_client:
             self.refused[kind] += 1
             return refusal(HTTPStatus.TOO_MANY_REQUESTS,
-                           "too many requests from your address at once")
+                           _("too many requests from your address at once"))
         elif self.in_use[kind] >= b.anonymous_requests:
             self.refused[kind] += 1
-            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, "the page is busy: try again")
+            return refusal(HTTPStatus.SERVICE_UNAVAILABLE, _("the page is busy: try again"))
         counts[client] = mine + 1
         self.in_use[kind] += 1
         return kind, client
@@ -125,15 +126,15 @@ class ClientBudgets:
             return None
         length = request.content_length
         if length is not None and length > self.budgets.max_body:
-            return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large")
+            return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, _("too large"))
         try:
             async with asyncio.timeout(max(0.0, deadline - self._now())):
                 await request.read()
         except TimeoutError:
             self.refused["slow bodies"] += 1
-            return refusal(HTTPStatus.REQUEST_TIMEOUT, "body too slow")
+            return refusal(HTTPStatus.REQUEST_TIMEOUT, _("body too slow"))
         except HTTPRequestEntityTooLarge:
-            return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large")
+            return refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, _("too large"))
         return None
 
     @web.middleware

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.arbiter import topics
+from companion.arbiter.answer_words import answer_in_words, unverified_in_words
 from companion.arbiter.kinds import Mirror, arbiter_for
 from companion.arbiter.sealing import SIG, check, enrolled_key
 from companion.i18n import _
@@ -335,18 +336,19 @@ class ArbiterView:
             out["status"] = "unverified"
             alerts.append({"kind": "unverified",
                            "text": _("table {n} is unverified ({why})").format(
-                               n=n, why=tv.unverified_why)})
+                               n=n, why=unverified_in_words(tv.unverified_why))})
             return out
         if tv.unverified:
             alerts.append({"kind": "unverified",
                            "text": _("{n} unverified message(s) ignored (last: {why})").format(
-                               n=tv.unverified, why=tv.unverified_why)})
+                               n=tv.unverified, why=unverified_in_words(tv.unverified_why))})
         if tv.stale:
             alerts.append({"kind": "stale",
                            "text": _("{n} older signed message(s) of this table ignored "
                                      "(replayed?)").format(n=tv.stale)})
         out["last_seen"] = tv.seen_wall
-        out["answers"] = [_answer(at, reply, now) for at, reply in list(tv.replies)[-3:]]
+        kind = _kind_of(tv)
+        out["answers"] = [_answer(at, reply, now, kind) for at, reply in list(tv.replies)[-3:]]
         if tv.status == "offline":
             alerts.append({"kind": "offline", "text": _("table {n} is offline").format(n=n)})
         if log is None:
@@ -375,7 +377,8 @@ class ArbiterView:
                 seq=log.chain_broken)})
         for at, reply in tv.replies:
             if now - at < 30.0 and reply.get("ok") is False:
-                text = _("command refused: {detail}").format(detail=reply.get("detail"))
+                text = _("command refused: {detail}").format(
+                    detail=answer_in_words(reply.get("detail"), kind))
                 alerts.append({"kind": "command", "text": text})
         if log.mirror is not None:
             log.mirror.card(out, elapsed=self._elapsed(log.received_at, now),
@@ -475,13 +478,24 @@ def _records_of(result: Mapping[str, Any]) -> int:
     return records if isinstance(records, int) and not isinstance(records, bool) else -1
 
 
-def _answer(at: float, reply: Mapping[str, Any], now: float) -> dict[str, Any]:
-    """A table's answer to a command, for its card: accepted or refused, and why."""
+def _kind_of(tv: TableView) -> object:
+    """The game a table plays, from its current game's header or its retained state's."""
+    log = tv.current
+    if log is not None:
+        return log.header.get("game")
+    header = (tv.state or {}).get("header")
+    return header.get("game") if isinstance(header, Mapping) else None
+
+
+def _answer(at: float, reply: Mapping[str, Any], now: float, kind: object = None
+            ) -> dict[str, Any]:
+    """A table's answer to a command, for its card: accepted or refused, and why (the table's
+    English said in the page's language, :mod:`companion.arbiter.answer_words`)."""
     ok = reply.get("ok")
     return {
         "ok": ok,
         "verdict": "accepted" if ok else ("refused" if ok is False else "queued"),
-        "detail": str(reply.get("detail", ""))[:200],
+        "detail": answer_in_words(str(reply.get("detail", ""))[:200], kind)[:300],
         "pairing": bool(reply.get("pairing")),
         "age": round(max(0.0, now - at), 1),
     }

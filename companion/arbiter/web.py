@@ -86,6 +86,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from companion import i18n, registry
 from companion.arbiter import jsonbody, signing
+from companion.arbiter.answer_words import answer_in_words
 from companion.arbiter.budgets import Budgets, ClientBudgets
 from companion.arbiter.httpfaults import ascii_paths, unexpected_errors
 from companion.arbiter.httpguard import ConnectionGuard, Limits, client_key
@@ -93,8 +94,9 @@ from companion.arbiter.kinds import arbiter_for
 from companion.arbiter.pin import PinLock
 from companion.arbiter.sessions import ArbiterSessions
 from companion.arbiter.settings import ArbiterSettings
-from companion.i18n import N_, _, pgettext
+from companion.i18n import N_, _, match_template, pgettext, say
 from companion.keys import SigningKey
+from companion.remark import Remark
 
 log = logging.getLogger(__name__)
 
@@ -260,8 +262,41 @@ def page_words() -> dict[str, Any]:
             "online": _("online"), "offline": _("offline"), "unknown": _("unknown"),
             "unverified": _("unverified"), "accepted": _("accepted"), "refused": _("refused"),
             "queued": _("queued"),
+            # why a keypad game ended (its card's ``reason``: Tokami's, Tantrix's)
+            "rounds": _("all rounds played"), "stopped": _("stopped"),
+            "resigned": _("resignation"), "ended": _("ended early"),
         },
     }
+
+
+#: The English of the page's answers made by its helpers (the JSON body's reader, the MQTT
+#: client), said in the arbiter's language by :func:`page_answer_in_words`.
+PAGE_ANSWERS = (
+    N_("the key {key} is given twice"),
+    N_("{name} is not a JSON number"),
+    N_("a number too large for JSON"),
+    N_("the body is over {n} bytes"),
+    N_("the JSON is nested more than {n} levels deep"),
+    N_("the body is not UTF-8 text"),
+    N_("the body is not valid JSON"),
+    N_("the JSON holds an escaped lone surrogate (not text)"),
+    N_("table {table} has no game the arbiter has seen"),
+)
+
+
+def page_answer_in_words(text: object) -> str:
+    """One of :data:`PAGE_ANSWERS` in the arbiter's language (as it is when unknown)."""
+    found = match_template(str(text), PAGE_ANSWERS)
+    if found is None:
+        return str(text)
+    template, values = found
+    return _(template).format(**values)
+
+
+def refusal_said(why: str) -> str:
+    """The page's ``refused: <why>``, a :class:`~companion.remark.Remark` (a PIN check's
+    message, a CSRF refusal) said in the arbiter's language."""
+    return _("refused: {why}").format(why=say(why))
 
 
 def script_json(value: Any) -> str:
@@ -554,18 +589,20 @@ class ArbiterServer:
     def _csrf_token(self, cookie: str) -> str:
         return hmac.new(self._secret, cookie.encode(), hashlib.sha256).hexdigest()
 
-    def _csrf_refusal(self, request: web.Request) -> str | None:
-        """Why this POST is not the page's own (None: it is)."""
+    def _csrf_refusal(self, request: web.Request) -> Remark | None:
+        """Why this POST is not the page's own (None: it is): English for the log, said in
+        the arbiter's language for the page."""
         origin = request.headers.get("Origin")
         if origin is not None and origin != f"{request.scheme}://{request.host}":
-            return f"cross-origin request refused (from {origin[:80]})"
+            return Remark(N_("cross-origin request refused (from {origin})"),
+                          origin=origin[:80])
         fetch_site = request.headers.get("Sec-Fetch-Site")
         if fetch_site is not None and fetch_site not in ("same-origin", "none"):
-            return "cross-site request refused"
+            return Remark(N_("cross-site request refused"))
         cookie = request.cookies.get(CSRF_COOKIE, "")
         token = request.headers.get(CSRF_HEADER, "")
         if not cookie or not hmac.compare_digest(token, self._csrf_token(cookie)):
-            return "missing or wrong CSRF token (reload the page)"
+            return Remark(N_("missing or wrong CSRF token (reload the page)"))
         return None
 
     # ------------------------------------------------------------------ pages
@@ -683,28 +720,29 @@ class ArbiterServer:
         why = self._csrf_refusal(request)
         if why is not None:
             self.audit("refused", reason=why, client=request.remote or "?")
-            return None, _json(HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {why}"})
+            return None, _json(HTTPStatus.FORBIDDEN, {"ok": False, "detail": refusal_said(why)})
         if request.content_type != "application/json":
             return None, _json(HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
-                               {"ok": False, "detail": "the body must be application/json"})
+                               {"ok": False, "detail": _("the body must be application/json")})
         length = request.content_length
         if length is None or length < 0:
             return None, _json(HTTPStatus.LENGTH_REQUIRED,
-                               {"ok": False, "detail": "a Content-Length is required"})
+                               {"ok": False, "detail": _("a Content-Length is required")})
         if length > self.limits.max_body:
             return None, _json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                               {"ok": False, "detail": "too large"})
+                               {"ok": False, "detail": _("too large")})
         try:
             async with asyncio.timeout(self.limits.body_timeout_s):  # read already: budgets
                 raw = await request.read()
         except TimeoutError:
             return None, _json(HTTPStatus.REQUEST_TIMEOUT,
-                               {"ok": False, "detail": "body too slow"})
+                               {"ok": False, "detail": _("body too slow")})
         try:
             return jsonbody.parse(raw, max_size=self.limits.max_body,
                                   max_depth=self.limits.max_json_depth), None
         except jsonbody.BodyRefused as refused:
-            return None, _json(refused.status, {"ok": False, "detail": refused.detail})
+            return None, _json(refused.status, {"ok": False,
+                                                "detail": page_answer_in_words(refused.detail)})
 
     async def _command(self, request: web.Request) -> web.StreamResponse:
         body, refusal = await self._posted_json(request)
@@ -727,16 +765,17 @@ class ArbiterServer:
         client = request.remote or "?"
         if not isinstance(pin, str) or not pin:
             return _json(HTTPStatus.UNAUTHORIZED,
-                         {"ok": False, "detail": "refused: signing in needs the arbiter's PIN"})
+                         {"ok": False,
+                          "detail": _("refused: signing in needs the arbiter's PIN")})
         check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
         if not check.ok:
             self.audit("refused", reason=check.message, client=client)
             status = HTTPStatus.SERVICE_UNAVAILABLE if check.status == "disabled" else (
                 HTTPStatus.TOO_MANY_REQUESTS if check.status == "locked" else HTTPStatus.FORBIDDEN
             )
-            return _json(status, {"ok": False, "detail": f"refused: {check.message}"})
-        response = _json(HTTPStatus.OK, {"ok": True, "detail": "signed in: this browser keeps "
-                                         "its place when the page is crowded"})
+            return _json(status, {"ok": False, "detail": refusal_said(check.message)})
+        response = _json(HTTPStatus.OK, {"ok": True, "detail": _(
+            "signed in: this browser keeps its place when the page is crowded")})
         self.sessions.give(response, client_key(request.remote))
         self.audit("signed in", client=client)
         return response
@@ -754,24 +793,25 @@ class ArbiterServer:
         from companion.arbiter.pairing_desk import parse_pairing
 
         if not isinstance(body, dict) or not isinstance(body.get("pairing"), dict):
-            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": 'give "pairing" (an object)'}
+            return HTTPStatus.BAD_REQUEST, {"ok": False,
+                                            "detail": _('give "pairing" (an object)')}
         pin = body.get("pin")
         if not isinstance(pin, str) or not pin:
-            return HTTPStatus.UNAUTHORIZED, {"ok": False, "detail": "refused: a pairing needs "
-                                             "the arbiter's PIN (spectators are read-only)"}
+            return HTTPStatus.UNAUTHORIZED, {"ok": False, "detail": _(
+                "refused: a pairing needs the arbiter's PIN (spectators are read-only)")}
         check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
         if not check.ok:
             self.audit("refused", reason=check.message, client=client)
-            return HTTPStatus.FORBIDDEN, {"ok": False, "detail": f"refused: {check.message}"}
+            return HTTPStatus.FORBIDDEN, {"ok": False, "detail": refusal_said(check.message)}
         send = getattr(self.source, "send_pairing", None)
         if self.signing_key is None or send is None:
             return HTTPStatus.SERVICE_UNAVAILABLE, {
                 "ok": False,
-                "detail": "refused: no arbiter key on this laptop ([arbiter] key_file)"}
+                "detail": _("refused: no arbiter key on this laptop ([arbiter] key_file)")}
         try:
             pairing = parse_pairing(body["pairing"])
         except ValueError as exc:
-            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": str(exc)}
+            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": answer_in_words(exc)}
         status, why, sends = await self._loop.run_in_executor(None, self.desk.assign, pairing)
         if not sends:
             self.audit("refused", reason=why, pairing=vars(pairing), client=client)
@@ -783,7 +823,7 @@ class ArbiterServer:
             self.audit("pairing sent", table=table, nonce=sent["nonce"], pairing=fields,
                        client=client)
         return HTTPStatus.ACCEPTED, {"ok": True, "nonce": nonces[0],
-                                     "detail": "sent to the table; its answer shows there"}
+                                     "detail": _("sent to the table; its answer shows there")}
 
     async def _control(self, request: web.Request) -> web.StreamResponse:
         """One of the arbiter's tournament controls (the PIN checked as for a pairing)."""
@@ -796,18 +836,19 @@ class ArbiterServer:
     async def control(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
         """Check the PIN, then make the control's record (:meth:`TournamentDesk.control`)."""
         if not isinstance(body, dict):
-            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "a JSON object is expected"}
+            return HTTPStatus.BAD_REQUEST, {"ok": False,
+                                            "detail": _("a JSON object is expected")}
         pin = body.get("pin")
         if not isinstance(pin, str) or not pin:
-            return HTTPStatus.UNAUTHORIZED, {"ok": False, "detail": "refused: the arbiter's "
-                                             "controls need the PIN (spectators are read-only)"}
+            return HTTPStatus.UNAUTHORIZED, {"ok": False, "detail": _(
+                "refused: the arbiter's controls need the PIN (spectators are read-only)")}
         check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
         if not check.ok:
             self.audit("refused", reason=check.message, client=client)
             locked = HTTPStatus.SERVICE_UNAVAILABLE if check.status == "disabled" else (
                 HTTPStatus.TOO_MANY_REQUESTS if check.status == "locked" else HTTPStatus.FORBIDDEN
             )
-            return locked, {"ok": False, "detail": f"refused: {check.message}"}
+            return locked, {"ok": False, "detail": refusal_said(check.message)}
         fields = {k: v for k, v in body.items() if k != "pin"}
         done: tuple[int, dict[str, Any]] = await self._loop.run_in_executor(
             None, self.desk.control, fields)
@@ -823,7 +864,8 @@ class ArbiterServer:
     async def command(self, body: Any, client: str) -> tuple[int, dict[str, Any]]:
         """Check the arbiter's credentials and send the correction; (HTTP status, answer)."""
         if not isinstance(body, dict):
-            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "a JSON object is expected"}
+            return HTTPStatus.BAD_REQUEST, {"ok": False,
+                                            "detail": _("a JSON object is expected")}
         table = body.get("table")
         pin = body.get("pin")
         correction = body.get("correction")
@@ -831,7 +873,8 @@ class ArbiterServer:
             self.audit("refused", reason="no credentials", table=table, client=client)
             return HTTPStatus.UNAUTHORIZED, {
                 "ok": False,
-                "detail": "refused: corrections need the arbiter's PIN (spectators are read-only)",
+                "detail": _("refused: corrections need the arbiter's PIN "
+                            "(spectators are read-only)"),
             }
         check = await self._loop.run_in_executor(None, self.pins.check, client, pin[:64])
         if not check.ok:
@@ -839,26 +882,28 @@ class ArbiterServer:
             status = HTTPStatus.SERVICE_UNAVAILABLE if check.status == "disabled" else (
                 HTTPStatus.TOO_MANY_REQUESTS if check.status == "locked" else HTTPStatus.FORBIDDEN
             )
-            return status, {"ok": False, "detail": f"refused: {check.message}"}
+            return status, {"ok": False, "detail": refusal_said(check.message)}
         if self.signing_key is None:
             self.audit("refused", reason="no arbiter key", table=table, client=client)
             return HTTPStatus.SERVICE_UNAVAILABLE, {
-                "ok": False, "detail": "refused: no arbiter key on this laptop "
-                                       "([arbiter] key_file)"}
+                "ok": False,
+                "detail": _("refused: no arbiter key on this laptop ([arbiter] key_file)")}
         if isinstance(table, bool) or not isinstance(table, int) or not isinstance(
             correction, dict
         ):
             return HTTPStatus.BAD_REQUEST, {
-                "ok": False, "detail": 'give "table" (a number) and "correction" (an object)'}
+                "ok": False,
+                "detail": _('give "table" (a number) and "correction" (an object)')}
         if not str(correction.get("reason", "")).strip():
-            return HTTPStatus.BAD_REQUEST, {"ok": False, "detail": "a correction needs a reason"}
+            return HTTPStatus.BAD_REQUEST, {"ok": False,
+                                            "detail": _("a correction needs a reason")}
         try:
             sent = self.source.send_command(table, correction, self.signing_key)
         except LookupError as exc:
-            return HTTPStatus.NOT_FOUND, {"ok": False, "detail": str(exc)}
+            return HTTPStatus.NOT_FOUND, {"ok": False, "detail": page_answer_in_words(exc)}
         self.audit("sent", table=table, nonce=sent["nonce"], correction=correction, client=client)
         return HTTPStatus.ACCEPTED, {"ok": True, "nonce": sent["nonce"],
-                                     "detail": "sent to the table; its answer shows there"}
+                                     "detail": _("sent to the table; its answer shows there")}
 
     # ------------------------------------------------------------------ data
 

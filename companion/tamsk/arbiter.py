@@ -114,8 +114,14 @@ class TamskMirror:
                     kind=penalty_in_words(p.kind), player=colour_word(p.player))})
         for v in game.violations:
             if t_now - v.t < RECENT_S:
+                # a refused correction is the arbiter's (no player), in the corrections' words
+                corrected = v.kind == "correction"
+                player = (_("the arbiter") if v.player is None
+                          else colour_word(str(v.player)))
+                detail = (correction_refusal_in_words(v.detail) if corrected
+                          else refusal_in_words(v.detail))
                 alerts.append({"kind": "refused", "text": _("refused ({player}): {detail}").format(
-                    player=colour_word(str(v.player)), detail=refusal_in_words(v.detail))})
+                    player=player, detail=detail)})
         outcome = game.outcome
         deadline = game.next_deadline()
         out.update(
