@@ -30,6 +30,7 @@ import importlib.metadata
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # the facets' own contracts live with the machinery that uses them
@@ -226,3 +227,15 @@ __all__ = [
     "names",
     "register",
 ]
+
+
+def game_module(game: object, module: str) -> ModuleType | None:
+    """A registered game's own module ``companion.<game>.<module>`` (its ``words``, its
+    ``correction_words``), or None when the game is unknown or has no such module: what the
+    shell's translators look up, so that no game is named outside its package."""
+    if not isinstance(game, str) or game not in names():
+        return None
+    try:
+        return importlib.import_module(f"companion.{game}.{module}")
+    except ImportError:
+        return None

@@ -14,7 +14,6 @@ words module, ``companion.<game>.words``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
@@ -124,12 +123,7 @@ def problem_in_words(line: int, offset: int, message: str) -> str:
 
 def game_words(game: object) -> ModuleType | None:
     """The words module of a registered game (``companion.<game>.words``), or None."""
-    if not isinstance(game, str) or game not in registry.names():
-        return None
-    try:
-        return importlib.import_module(f"companion.{game}.words")
-    except ImportError:
-        return None
+    return registry.game_module(game, "words")
 
 
 #: The players of the games whose players are colours, as their replays say them.

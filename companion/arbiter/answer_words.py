@@ -14,9 +14,7 @@ known. ``tests/arbiter/test_table_answer_words.py`` says every template in Frenc
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from types import ModuleType
 
 from companion import i18n, registry
 from companion.i18n import N_, _, match_template
@@ -133,7 +131,7 @@ _DONE = (N_("{what}: done"), N_("{what}: queued behind a glass in motion"))
 def _correction_name(game: object, what: str) -> str:
     """A correction's journal name (``take-back``) as its game's words say it (their
     ``KINDS``), else as it is (the name the page's form offers)."""
-    kinds = getattr(_words_of(game, "correction_words"), "KINDS", None)
+    kinds = getattr(registry.game_module(game, "correction_words"), "KINDS", None)
     return _(kinds[what]) if isinstance(kinds, dict) and what in kinds else what
 
 
@@ -145,22 +143,12 @@ def _problem(problem: str) -> str:
     return _(template).format(**values)
 
 
-def _words_of(game: object, module: str) -> ModuleType | None:
-    """A registered game's words module (``companion.<game>.<module>``), or None."""
-    if not isinstance(game, str) or game not in registry.names():
-        return None
-    try:
-        return importlib.import_module(f"companion.{game}.{module}")
-    except ImportError:
-        return None
-
-
 def _game_words(game: object) -> Callable[[str], str]:
     """The game's words for its refused corrections (``correction_refusal_in_words``, in its
     ``correction_words`` or its ``words``: English in, the page's language out, as it came
     when they do not know it), or the text as it is."""
     for module in ("correction_words", "words"):
-        say = getattr(_words_of(game, module), "correction_refusal_in_words", None)
+        say = getattr(registry.game_module(game, module), "correction_refusal_in_words", None)
         if callable(say):
             return lambda text: str(say(text))
     return str
