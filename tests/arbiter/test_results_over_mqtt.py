@@ -32,8 +32,11 @@ from tests.tournament import helpers
 from tests.tournament.test_journals import (
     ATTACKS,
     CUP,
+    append_unsigned_result,
     genuine,
+    load,
     other_tables_pairing,
+    unsigned_appended,
 )
 
 
@@ -101,9 +104,17 @@ def test_the_page_keeps_it_out_of_the_file_and_its_standings(laptop: Laptop,
     before = (laptop.folder / "Club-Cup.tournament.jsonl").read_bytes()
     laptop.publish(table, journal)
     assert wait_until(lambda: any(words in line for line in notes(laptop))), notes(laptop)
-    assert (laptop.folder / "Club-Cup.tournament.jsonl").read_bytes() == before
     rows = laptop.get("/standings.csv").splitlines()[1:]
-    assert all(row.split(",")[2] == "0" for row in rows)  # nobody has a point
+    if (laptop.folder / "Club-Cup.tournament.jsonl").read_bytes() == before:
+        assert all(row.split(",")[2] == "0" for row in rows)  # nobody has a point
+    else:
+        # The appended records are published after the genuine, signed final record: when the
+        # inbox checks the copy before they arrive, it records the game the table signed (Ann
+        # wins). The forged ruling (black wins) never enters; its arrival is refused and noted.
+        assert make is unsigned_appended
+        game = load(laptop.folder).played[0].games[0]
+        assert game.result is not None and game.result.winner == "first"
+        assert {row.split(",")[1]: row.split(",")[2] for row in rows}["Ann"] == "1"
     kept = list((laptop.folder / "journals").glob(f"table-{table}-*.jsonl"))
     assert len(kept) == 1 and kept[0].read_bytes() == journal.read_bytes()  # kept as sent
 
@@ -129,3 +140,21 @@ def test_the_tables_genuine_games_are_recorded_over_mqtt(laptop: Laptop) -> None
                         str(laptop.folder / "journals"), "--dir", str(laptop.folder),
                         "--csv", str(laptop.folder / "s.csv")]) == 0
     assert (laptop.folder / "s.csv").read_text() == csv  # the journals rank as the page
+
+
+def test_a_result_appended_after_the_genuine_one_is_refused_and_the_genuine_one_stays(
+        laptop: Laptop) -> None:
+    """Table 1's signed game is recorded as it ends; records chained onto it afterwards without
+    the table's key (a ruling that black won) are refused and noted, and change nothing."""
+    journal = genuine(laptop.folder, "late.jsonl")
+    laptop.publish(1, journal)
+    assert wait_until(lambda: load(laptop.folder).played[0].games[0].result is not None)
+    recorded = (laptop.folder / "Club-Cup.tournament.jsonl").read_bytes()
+    append_unsigned_result(journal)
+    laptop.publishers[-1].follow(journal)  # the table's publisher sends what the file gained
+    assert wait_until(lambda: any("this record is not signed" in line
+                                  for line in notes(laptop))), notes(laptop)
+    assert (laptop.folder / "Club-Cup.tournament.jsonl").read_bytes() == recorded
+    game = load(laptop.folder).played[0].games[0]
+    assert game.result is not None and game.result.winner == "first"
+

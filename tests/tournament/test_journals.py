@@ -49,6 +49,13 @@ def rechained(folder: Path) -> Path:
 def unsigned_appended(folder: Path) -> Path:
     """Table 1's genuine game (Ann wins) with a result appended, chained but unsigned."""
     path = genuine(folder, "appended.jsonl")
+    append_unsigned_result(path)
+    return path
+
+
+def append_unsigned_result(path: Path) -> None:
+    """An arbiter's ruling that black won and a final record after it, chained onto ``path``
+    but signed by no one (what a forger without the table's key can add)."""
     last = helpers.records(path)[-1]
     ruling = {"t": 9.0, "ev": "correct", "what": "result", "winner": "black", "reason": "x",
               "by": "arbiter", "auth": "pin", "wall": helpers.WALL0 + 9, "src": "arbiter"}
@@ -57,7 +64,6 @@ def unsigned_appended(folder: Path) -> Path:
                                 last["seq"] + 2, h1)
     with open(path, "a", encoding="utf-8") as f:
         f.write(line1 + "\n" + line2 + "\n")
-    return path
 
 
 def other_tournament(folder: Path) -> Path:
