@@ -157,4 +157,6 @@ def test_a_result_appended_after_the_genuine_one_is_refused_and_the_genuine_one_
     assert (laptop.folder / "Club-Cup.tournament.jsonl").read_bytes() == recorded
     game = load(laptop.folder).played[0].games[0]
     assert game.result is not None and game.result.winner == "first"
+    # the laptop's copy of the journal now carries the forgery: `tournament verify` names it
+    assert helpers.run(["tournament", "verify", CUP, "--dir", str(laptop.folder)]) != 0  # DIFFERS
 
