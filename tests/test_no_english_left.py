@@ -41,6 +41,11 @@ WORD = re.compile(r"[^\W\d_]{3,}")
 #: English all the same, though a translation writes them as codes to type (the arbiter page's
 #: form hints: ``red (rouge) ou black (noir)``).
 CODES = {"red", "black", "yellow", "green", "blue", "white", "tie", "wins"}
+#: Random codes are never words to translate, whatever they happen to spell: a key's fingerprints
+#: (``5YYK-RAIL-O22G-BOX2`` once spelt "box", and CI met it; ``SHA256:`` base64 may spell
+#: anything) and any run of letters and digits (a hex seed may spell "dead" or "add").
+FINGERPRINT = re.compile(r"\b[A-Z2-7]{4}(?:-[A-Z2-7]{4}){3}\b|SHA256:[A-Za-z0-9+/]+"
+                         r"|\b[^\W_]*\d[^\W_]*\b")
 
 
 @cache
@@ -68,10 +73,16 @@ def english_in(texts: list[str], lang: str) -> dict[str, str]:
     words = english_words(lang)
     found: dict[str, str] = {}
     for text in texts:
-        for w in WORD.findall(text):
+        for w in WORD.findall(FINGERPRINT.sub(" ", text)):
             if w.lower() in words:
                 found.setdefault(w.lower(), text)
     return found
+
+
+def test_the_check_passes_a_key_fingerprint_that_happens_to_spell_a_word() -> None:
+    assert english_in(["klíč rozhodčího (5YYK-RAIL-O22G-BOX2)", "SHA256:boxWINDOWgame+/x",
+                       "semínko 3fa9dead2add"], "cs") == {}
+    assert set(english_in(["klíč rozhodčího (5YYK-RAIL-O22G-BOX2) box"], "cs")) == {"box"}
 
 
 def test_the_check_finds_english_words_and_passes_french_ones() -> None:
